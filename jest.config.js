@@ -1,0 +1,20 @@
+// Nest 12 packages are ES modules only, so Jest runs in its native ESM mode
+// (node --experimental-vm-modules, see the test script) with ts-jest emitting ESM.
+/** @type {import('jest').Config} */
+export default {
+  rootDir: '.',
+  testEnvironment: 'node',
+  testRegex: '(src/.*\\.spec|test/.*\\.e2e-spec)\\.ts$',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  extensionsToTreatAsEsm: ['.ts'],
+  // Sources import with .js extensions, as Node's ESM resolution requires.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  setupFiles: ['<rootDir>/test/support/jest/esm-preload.ts'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true }],
+    'node_modules/@nestjs/throttler/.+\\.js$':
+      '<rootDir>/test/support/jest/esm-globals-transformer.cjs',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/throttler/)'],
+  testTimeout: 30_000,
+};

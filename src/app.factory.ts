@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { AppModule } from './app.module.js';
+import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
+import { createValidationPipe } from './common/pipes/validation.pipe.js';
+import type { AppConfig, LogLevelName } from './config/app-config.js';
+
+/** Body limit of every route but ingestion, which sets its own. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+const NEST_LOG_LEVELS: Record<LogLevelName, LogLevel[]> = {
+  fatal: ['fatal'],
+  error: ['fatal', 'error'],
+  warn: ['fatal', 'error', 'warn'],
+  info: ['fatal', 'error', 'warn', 'log'],
+  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
+  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+};
+
+export interface CreateAppOptions {
+  /** Replaces the console logger (tests read what the service logs). */
+  logger?: LoggerService;
+}
+
+/**
+ * Builds the whole service, ready to listen: used by main.ts and by the end-to-end tests alike.
+ * Connecting runs the pending migrations; initialising creates the bootstrap administrator.
+ */
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    ...(config.tls && {
+      https: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
+    }),
+  });
+  const logger =
+    options.logger ?? new ConsoleLogger({ logLevels: NEST_LOG_LEVELS[config.logLevel] });
+  // bodyParser off: Fastify's own JSON parser is the only one; anything else is a 415.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    logger,
+    bodyParser: false,
+  });
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeContentTypeParser('text/plain');
+
+  const filter = new AllExceptionsFilter();
+  app.useGlobalFilters(filter);
+  app.useGlobalPipes(createValidationPipe());
+  app.setGlobalPrefix('api');
+  if (config.corsOrigins.length > 0) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['Authorization', 'Content-Type'],
+    });
+  }
+  app.enableShutdownHooks();
+
+  await app.init();
+  return app;
+}

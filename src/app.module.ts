@@ -1,0 +1,54 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AuthModule } from './auth/auth.module.js';
+import { AuthenticationGuard } from './common/guards/authentication.guard.js';
+import {
+  GENERAL_THROTTLER,
+  LOGIN_THROTTLER,
+  RateLimitGuard,
+} from './common/guards/rate-limit.guard.js';
+import { RolesGuard } from './common/guards/roles.guard.js';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const window = config.rateLimit.windowSeconds * 1000;
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database),
+        ThrottlerModule.forRoot({
+          // blockDuration 0: a sliding window, no extra penalty once the window has room again.
+          throttlers: [
+            {
+              name: GENERAL_THROTTLER,
+              ttl: window,
+              limit: config.rateLimit.limit,
+              blockDuration: 0,
+            },
+            {
+              name: LOGIN_THROTTLER,
+              ttl: window,
+              limit: config.rateLimit.loginLimit,
+              blockDuration: 0,
+            },
+          ],
+        }),
+        AuthModule,
+        HealthModule,
+      ],
+      // Order matters: who the caller is, then whether it is over its rate, then its role.
+      providers: [
+        { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: RolesGuard },
+      ],
+    };
+  }
+}

@@ -1,0 +1,100 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Repository } from 'typeorm';
+import { API_KEY_PREFIX } from '../common/credentials.js';
+import { ApiKey } from './api-key.entity.js';
+import { User } from './user.entity.js';
+
+/** `lastUsedAt` is written at most this often per key, to keep reads from turning into writes. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+const PREFIX_RANDOM_BYTES = 6;
+const SECRET_BYTES = 32;
+const PREFIX_LENGTH = API_KEY_PREFIX.length + PREFIX_RANDOM_BYTES * 2;
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export interface AuthenticatedKey {
+  apiKey: ApiKey;
+  user: User;
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(@InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>) {}
+
+  /** Creates a key for the user; the returned secret is never stored and cannot be shown again. */
+  async create(
+    userId: string,
+    name: string,
+    expiresAt: Date | null,
+  ): Promise<{ apiKey: ApiKey; key: string }> {
+    // amk_<public id>_<secret>: the public part finds the row, the whole key is checked by hash.
+    const prefix = `${API_KEY_PREFIX}${randomBytes(PREFIX_RANDOM_BYTES).toString('hex')}`;
+    const key = `${prefix}_${randomBytes(SECRET_BYTES).toString('base64url')}`;
+    const apiKey = this.apiKeys.create({
+      id: randomUUID(),
+      userId,
+      name,
+      prefix,
+      keyHash: sha256(key).toString('hex'),
+      expiresAt,
+      lastUsedAt: null,
+      createdAt: new Date(),
+    });
+    await this.apiKeys.insert(apiKey);
+    return { apiKey, key };
+  }
+
+  listForUser(userId: string): Promise<ApiKey[]> {
+    return this.apiKeys.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Deletes one of the user's keys; another user's key is reported as not found. */
+  async revoke(userId: string, id: string): Promise<void> {
+    const result = await this.apiKeys.delete({ id, userId });
+    if (!result.affected) throw new NotFoundException(`API key ${id} not found`);
+  }
+
+  /** The key and its owner when the presented key is valid and unexpired, else null. */
+  async authenticate(presented: string): Promise<AuthenticatedKey | null> {
+    // The public part is hex, so the first '_' after the marker ends it; the secret may hold '_'.
+    const prefix = presented.slice(0, PREFIX_LENGTH);
+    if (
+      presented[PREFIX_LENGTH] !== '_' ||
+      !/^[0-9a-f]+$/.test(prefix.slice(API_KEY_PREFIX.length))
+    ) {
+      return null;
+    }
+    const apiKey = await this.apiKeys.findOne({
+      where: { prefix },
+      relations: { user: true },
+    });
+    if (!apiKey?.user) return null;
+    if (!timingSafeEqual(sha256(presented), Buffer.from(apiKey.keyHash, 'hex'))) return null;
+    const now = new Date();
+    if (apiKey.expiresAt && apiKey.expiresAt <= now) return null;
+    if (
+      !apiKey.lastUsedAt ||
+      now.getTime() - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS
+    ) {
+      await this.touch(apiKey.id, now);
+    }
+    return { apiKey, user: apiKey.user };
+  }
+
+  // Conditional, so that concurrent requests with one key write it once per minute at most.
+  private async touch(id: string, now: Date): Promise<void> {
+    await this.apiKeys
+      .createQueryBuilder()
+      .update(ApiKey)
+      .set({ lastUsedAt: now })
+      .where('id = :id', { id })
+      .andWhere('(last_used_at IS NULL OR last_used_at <= :threshold)', {
+        threshold: new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
+      })
+      .execute();
+  }
+}

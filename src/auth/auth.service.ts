@@ -1,0 +1,44 @@
+import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import type { LoginResponse } from './dto/login-response.dto.js';
+import { toUserResponse } from './dto/user-response.dto.js';
+import { PasswordService } from './password.service.js';
+import type { SessionTokenPayload } from './strategies/jwt.strategy.js';
+import type { User } from './user.entity.js';
+import { UsersService } from './users.service.js';
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly passwords: PasswordService,
+    private readonly jwt: JwtService,
+  ) {}
+
+  /** One answer for an unknown e-mail and a wrong password, reached in about the same time. */
+  async login(email: string, password: string): Promise<LoginResponse> {
+    const user = await this.users.findByEmail(email);
+    const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
+    if (!user || !valid) {
+      throw new UnauthorizedException('Invalid e-mail or password');
+    }
+    return { token: await this.issueToken(user), user: toUserResponse(user) };
+  }
+
+  async changePassword(
+    userId: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (!user || !(await this.passwords.verify(user.passwordHash, currentPassword))) {
+      throw new BadRequestException('currentPassword is not the current password');
+    }
+    await this.users.setPassword(userId, newPassword);
+  }
+
+  private issueToken(user: User): Promise<string> {
+    const payload: SessionTokenPayload = { sub: user.id, ver: user.tokenVersion };
+    return this.jwt.signAsync(payload);
+  }
+}

@@ -1,0 +1,7 @@
+import type { Principal } from '../common/principal.js';
+import type { User } from './user.entity.js';
+
+/** The request's caller, with the user's role as it stands now in the database. */
+export function toPrincipal(user: User, apiKeyId: string | null = null): Principal {
+  return { userId: user.id, email: user.email, name: user.name, role: user.role, apiKeyId };
+}

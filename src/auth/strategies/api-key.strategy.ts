@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-http-bearer';
+import { API_KEY_STRATEGY } from '../../common/credentials.js';
+import type { Principal } from '../../common/principal.js';
+import { ApiKeysService } from '../api-keys.service.js';
+import { toPrincipal } from '../principal.mapper.js';
+
+@Injectable()
+export class ApiKeyStrategy extends PassportStrategy(Strategy, API_KEY_STRATEGY) {
+  constructor(private readonly apiKeys: ApiKeysService) {
+    super();
+  }
+
+  /** An API key acts with the current role of the user who created it. */
+  async validate(token: string): Promise<Principal | false> {
+    const found = await this.apiKeys.authenticate(token);
+    return found ? toPrincipal(found.user, found.apiKey.id) : false;
+  }
+}

@@ -1,0 +1,57 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+interface ErrorDescription {
+  status: number;
+  message: string;
+}
+
+/** Errors Fastify raises itself (body parsing, content type, size) carry a 4xx statusCode. */
+function isClientError(error: unknown): error is Error & { statusCode: number } {
+  const status =
+    error instanceof Error ? (error as { statusCode?: unknown }).statusCode : undefined;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+function httpExceptionMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}
+
+/**
+ * The one place errors become responses: every status of 400 or more answers exactly
+ * `{"error": "..."}`. Installed both as Nest's global filter and as Fastify's error handler,
+ * since body parsing fails before Nest sees the request.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    this.reply(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  reply(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const { status, message } = this.describe(exception, request);
+    void reply.status(status).send({ error: message });
+  }
+
+  private describe(exception: unknown, request: FastifyRequest): ErrorDescription {
+    if (exception instanceof HttpException) {
+      return { status: exception.getStatus(), message: httpExceptionMessage(exception) };
+    }
+    if (isClientError(exception)) {
+      return { status: exception.statusCode, message: exception.message };
+    }
+    // Anything else is a defect: log it whole, tell the client only how to find it in the log.
+    this.logger.error(
+      `request ${request.id} ${request.method} ${request.url} failed`,
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+    return { status: 500, message: `Internal server error (request ${request.id})` };
+  }
+}

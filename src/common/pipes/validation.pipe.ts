@@ -1,0 +1,30 @@
+import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+
+/** `assets[3].ip must be an IP address`: each failed rule, prefixed with the field's full path. */
+export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = /^\d+$/.test(error.property)
+      ? `${parent}[${error.property}]`
+      : parent
+        ? `${parent}.${error.property}`
+        : error.property;
+    const own = Object.entries(error.constraints ?? {}).map(([rule, message]) => {
+      if (rule === 'whitelistValidation') return `${path} is not an accepted property`;
+      return message.startsWith(`${error.property} `)
+        ? `${path}${message.slice(error.property.length)}`
+        : `${path}: ${message}`;
+    });
+    return [...own, ...describeValidationErrors(error.children ?? [], path)];
+  });
+}
+
+/** Strict validation of every body, query and path DTO; unknown properties are refused. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    exceptionFactory: (errors) =>
+      new BadRequestException(describeValidationErrors(errors).join('; ') || 'invalid request'),
+  });
+}

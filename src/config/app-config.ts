@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export type LogLevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'verbose';
+
+export interface AppConfig {
+  production: boolean;
+  version: string;
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  jwt: { secret: string; generated: boolean; expiresInSeconds: number };
+  admin: { email: string; password: string | null };
+  corsOrigins: string[];
+  tls: { certFile: string; keyFile: string } | null;
+  trustProxy: boolean;
+  rateLimit: { limit: number; windowSeconds: number; loginLimit: number };
+  redisUrl: string | null;
+  ingestMaxBytes: number;
+  logLevel: LogLevelName;
+}
+
+/** A bad environment variable; its message is the one line printed before exiting. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevelName[] = ['fatal', 'error', 'warn', 'info', 'debug', 'verbose'];
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+// Same rule as the API's e-mail validation: local@domain, no dotted domain required.
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+export const MIN_PASSWORD_LENGTH = 12;
+const MIN_JWT_SECRET_LENGTH = 32;
+
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Reads and validates every variable of CONTRACT section 1; throws ConfigError naming the first bad one. */
+export function loadConfig(env: Env): AppConfig {
+  const get = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const fail = (name: string, why: string): never => {
+    throw new ConfigError(`${name} ${why}`);
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      fail(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return Number(raw);
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = get(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    return fail(name, `must be true or false, got "${raw}"`);
+  };
+
+  const production = get('NODE_ENV') === 'production';
+
+  const host = get('HOST') ?? '0.0.0.0';
+  if (host !== 'localhost' && isIP(host) === 0)
+    fail('HOST', `must be an IP address, got "${host}"`);
+
+  const databaseUrl = get('DATABASE_URL') ?? 'sqlite:./data/assetmap.sqlite';
+  let database: DatabaseConfig;
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    if (file === '') fail('DATABASE_URL', 'must name a file after "sqlite:"');
+    database = { kind: 'sqlite', file: file === ':memory:' ? ':memory:' : file };
+  } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    try {
+      new URL(databaseUrl);
+    } catch {
+      fail('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    database = { kind: 'postgres', url: databaseUrl };
+  } else {
+    database = fail(
+      'DATABASE_URL',
+      `must start with "sqlite:" or "postgres://", got "${databaseUrl.split(':')[0]}:..."`,
+    );
+  }
+
+  let jwtSecret = get('JWT_SECRET');
+  const generated = jwtSecret === undefined;
+  if (jwtSecret === undefined) {
+    if (production) fail('JWT_SECRET', 'is required when NODE_ENV=production');
+    jwtSecret = randomBytes(48).toString('base64url');
+  } else if (jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
+    fail('JWT_SECRET', `must be at least ${MIN_JWT_SECRET_LENGTH} characters long`);
+  }
+
+  const expiresRaw = get('JWT_EXPIRES_IN') ?? '8h';
+  const expires = /^(\d+)([smhd]?)$/.exec(expiresRaw);
+  const expiresInSeconds = expires ? Number(expires[1]) * DURATION_UNITS[expires[2] || 's'] : 0;
+  if (!expires || expiresInSeconds <= 0) {
+    fail(
+      'JWT_EXPIRES_IN',
+      `must be a positive duration such as 900, 30m, 8h or 7d, got "${expiresRaw}"`,
+    );
+  }
+
+  const adminEmail = (get('ADMIN_EMAIL') ?? 'admin@localhost').toLowerCase();
+  if (!EMAIL.test(adminEmail))
+    fail('ADMIN_EMAIL', `must be an e-mail address, got "${adminEmail}"`);
+  const adminPassword = get('ADMIN_PASSWORD') ?? null;
+  if (adminPassword !== null && adminPassword.length < MIN_PASSWORD_LENGTH) {
+    fail('ADMIN_PASSWORD', `must be at least ${MIN_PASSWORD_LENGTH} characters long`);
+  }
+
+  const corsOrigins = (get('CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  for (const origin of corsOrigins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      fail('CORS_ORIGINS', `must list origins such as https://ui.example.com, got "${origin}"`);
+    }
+  }
+
+  const certFile = get('TLS_CERT_FILE');
+  const keyFile = get('TLS_KEY_FILE');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    fail(
+      certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE',
+      'must be set together with the other TLS file',
+    );
+  }
+
+  const redisUrl = get('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) {
+    fail('REDIS_URL', 'must start with redis:// or rediss://');
+  }
+
+  const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevelName)) {
+    fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+
+  return {
+    production,
+    version: readVersion(),
+    port: integer('PORT', 3000, 0, 65535),
+    host,
+    database,
+    jwt: { secret: jwtSecret, generated, expiresInSeconds },
+    admin: { email: adminEmail, password: adminPassword },
+    corsOrigins,
+    tls: certFile && keyFile ? { certFile, keyFile } : null,
+    trustProxy: boolean('TRUST_PROXY', false),
+    rateLimit: {
+      limit: integer('RATE_LIMIT', 1000, 1, 1_000_000_000),
+      windowSeconds: integer('RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+      loginLimit: integer('LOGIN_RATE_LIMIT', 10, 1, 1_000_000_000),
+    },
+    redisUrl,
+    ingestMaxBytes: integer('INGEST_MAX_BYTES', 64 * 1024 * 1024, 1024, 2 ** 31 - 1),
+    logLevel: logLevel as LogLevelName,
+  };
+}

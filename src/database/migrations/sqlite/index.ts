@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { Init1795303035370 } from './1795303035370-Init.js';
+
+/** Applied in this order; add each newly generated migration here. */
+export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [Init1795303035370];

@@ -1,0 +1,50 @@
+import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { HealthResponse } from './dto/health-response.dto.js';
+
+/** A database that has not answered by then is reported as not ready. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+@Injectable()
+export class HealthService {
+  private readonly startedAt = Date.now();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Liveness: the process answers. Touches nothing else, so it stays fast under any load. */
+  live(): HealthResponse {
+    return this.response('Asset Map is running');
+  }
+
+  /** Readiness: the database answers a trivial query in time. */
+  async ready(): Promise<HealthResponse> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), READINESS_TIMEOUT_MS);
+    });
+    try {
+      if (!this.dataSource.isInitialized) throw new Error('closed');
+      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+    } catch {
+      throw new ServiceUnavailableException('Not ready: the database does not answer');
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.response('Asset Map is ready: the database answers');
+  }
+
+  private response(message: string): HealthResponse {
+    return {
+      status: 'ok',
+      message,
+      version: this.config.version,
+      uptime: Math.floor((Date.now() - this.startedAt) / 1000),
+    };
+  }
+}

@@ -1,0 +1,8 @@
+// Loads the ESM-only Nest packages before any test module links, for esm-globals-transformer.cjs.
+const modules = {
+  '@nestjs/common': await import('@nestjs/common'),
+  '@nestjs/core': await import('@nestjs/core'),
+};
+(globalThis as { __jestEsmModules?: typeof modules }).__jestEsmModules = modules;
+
+export {};

@@ -1,0 +1,109 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory.js';
+import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { CaptureLogger } from './capture-logger.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export const ADMIN_EMAIL = 'admin@localhost';
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, with the given headers (for malformed or non-JSON bodies). */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** The real service, booted as main.ts boots it, listening on a free port of the loopback. */
+export class TestApp {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly config: AppConfig,
+    readonly logger: CaptureLogger,
+    readonly baseUrl: string,
+    private readonly database: TestDatabase,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<TestApp> {
+    const database = await createTestDatabase();
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      ADMIN_PASSWORD,
+      ...env,
+    });
+    const logger = new CaptureLogger();
+    const app = await createApp(config, { logger });
+    await app.listen(0, '127.0.0.1');
+    return new TestApp(app, config, logger, await app.getUrl(), database);
+  }
+
+  get dataSource(): DataSource {
+    return this.app.get(DataSource);
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === '' ? undefined : JSON.parse(text),
+    };
+  }
+
+  async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<string> {
+    const response = await this.request('POST', '/api/auth/login', { body: { email, password } });
+    if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
+    return response.body.token as string;
+  }
+
+  /** Creates a user through the API as the admin and returns a session token for it. */
+  async createUser(role: string, email = `${role}-${Date.now()}-${Math.random()}@example.com`) {
+    const password = `${role}-password-123`;
+    const admin = await this.login();
+    const created = await this.request('POST', '/api/users', {
+      token: admin,
+      body: { email, name: `A ${role}`, password, role },
+    });
+    if (created.status !== 201)
+      throw new Error(`user creation failed: ${JSON.stringify(created.body)}`);
+    return {
+      id: created.body.id as string,
+      email,
+      password,
+      token: await this.login(email, password),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.database.drop();
+  }
+}
+
+/** Every error answer has exactly one field, `error`, a non-empty sentence. */
+export function expectErrorBody(response: ApiResponse, pattern?: RegExp): void {
+  expect(Object.keys(response.body ?? {})).toEqual(['error']);
+  expect(typeof response.body.error).toBe('string');
+  expect(response.body.error.length).toBeGreaterThan(0);
+  if (pattern) expect(response.body.error).toMatch(pattern);
+}
