@@ -52,6 +52,14 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser (prototype-poisoning safe), but an empty body is no body rather than
+  // a 400: clients send Content-Type: application/json on bodiless DELETEs.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else void parseJson(request, body as string, done);
+  });
 
   const filter = new AllExceptionsFilter();
   app.useGlobalFilters(filter);

@@ -29,20 +29,24 @@ export class TestApp {
     readonly config: AppConfig,
     readonly logger: CaptureLogger,
     readonly baseUrl: string,
-    private readonly database: TestDatabase,
+    private readonly database: TestDatabase | null,
   ) {}
 
-  static async start(env: Record<string, string> = {}): Promise<TestApp> {
-    const database = await createTestDatabase();
+  /** Boots on a database of its own, dropped on close, or on the one given, left to its owner. */
+  static async start(env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
+    const database = shared ?? (await createTestDatabase());
     const config = loadConfig({
       DATABASE_URL: database.url,
       ADMIN_PASSWORD,
+      // Tests log in often; the rate-limit tests set their own, small limits.
+      LOGIN_RATE_LIMIT: '100000',
+      RATE_LIMIT: '100000',
       ...env,
     });
     const logger = new CaptureLogger();
     const app = await createApp(config, { logger });
     await app.listen(0, '127.0.0.1');
-    return new TestApp(app, config, logger, await app.getUrl(), database);
+    return new TestApp(app, config, logger, await app.getUrl(), shared ? null : database);
   }
 
   get dataSource(): DataSource {
@@ -96,7 +100,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     await this.app.close();
-    await this.database.drop();
+    await this.database?.drop();
   }
 }
 

@@ -13,6 +13,14 @@ function isClientError(error: unknown): error is Error & { statusCode: number } 
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+// Fastify's own wording for these says too little to act on.
+const FASTIFY_MESSAGES: Record<string, (request: FastifyRequest) => string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) =>
+    `Content-Type must be application/json, got ${request.headers['content-type'] ?? 'none'}`,
+  FST_ERR_CTP_BODY_TOO_LARGE: (request) =>
+    `Request body is larger than the limit of ${request.routeOptions.bodyLimit} bytes`,
+};
+
 function httpExceptionMessage(exception: HttpException): string {
   const response = exception.getResponse();
   if (typeof response === 'string') return response;
@@ -41,11 +49,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, request: FastifyRequest): ErrorDescription {
+    // Nest hands Fastify's own errors over wrapped in an HttpException, the original as cause.
+    const original = exception instanceof HttpException ? exception.cause : exception;
+    const describeCode = FASTIFY_MESSAGES[(original as { code?: string } | undefined)?.code ?? ''];
     if (exception instanceof HttpException) {
-      return { status: exception.getStatus(), message: httpExceptionMessage(exception) };
+      const message = describeCode ? describeCode(request) : httpExceptionMessage(exception);
+      return { status: exception.getStatus(), message };
     }
     if (isClientError(exception)) {
-      return { status: exception.statusCode, message: exception.message };
+      return {
+        status: exception.statusCode,
+        message: describeCode ? describeCode(request) : exception.message,
+      };
     }
     // Anything else is a defect: log it whole, tell the client only how to find it in the log.
     this.logger.error(

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { expectErrorBody, TestApp } from '../support/test-app.js';
+
+describe('error responses', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await TestApp.start();
+    token = await t.login();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('unknown route: 404 with only an error field', async () => {
+    const response = await t.request('GET', '/api/no-such-route', { token });
+    expect(response.status).toBe(404);
+    expectErrorBody(response, /no-such-route/);
+  });
+
+  it('unknown route outside /api: 404 with only an error field', async () => {
+    const response = await t.request('GET', '/');
+    expect(response.status).toBe(404);
+    expectErrorBody(response);
+  });
+
+  it('malformed JSON: 400', async () => {
+    const response = await t.request('POST', '/api/auth/login', {
+      rawBody: '{"email": "admin@localhost", "password": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expectErrorBody(response, /JSON/);
+  });
+
+  it('a prototype-poisoning body: 400', async () => {
+    const response = await t.request('POST', '/api/auth/login', {
+      rawBody: '{"email": "admin@localhost", "password": "x", "__proto__": {"role": "admin"}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expectErrorBody(response);
+  });
+
+  it('a body over 1 MiB: 413', async () => {
+    const response = await t.request('POST', '/api/auth/login', {
+      rawBody: JSON.stringify({ email: 'a@b', password: 'x'.repeat(1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(413);
+    expectErrorBody(response, /1048576 bytes/);
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
+    'a %s body: 415',
+    async (contentType) => {
+      const response = await t.request('POST', '/api/auth/login', {
+        rawBody: 'email=admin@localhost',
+        headers: { 'content-type': contentType },
+      });
+      expect(response.status).toBe(415);
+      expectErrorBody(response, /application\/json/);
+    },
+  );
+
+  it('an empty JSON body counts as no body: 400 naming the missing fields', async () => {
+    const response = await t.request('POST', '/api/auth/login', {
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expectErrorBody(response, /email/);
+  });
+
+  it('a JSON array where an object is expected: 400', async () => {
+    const response = await t.request('POST', '/api/auth/login', { body: [1, 2] });
+    expect(response.status).toBe(400);
+    expectErrorBody(response);
+  });
+
+  it('validation names every offending field, and an unknown property', async () => {
+    const response = await t.request('POST', '/api/users', {
+      token,
+      body: { email: 'x', name: '', password: 'short', role: 'boss', extra: true },
+    });
+    expect(response.status).toBe(400);
+    expectErrorBody(response);
+    for (const field of ['email', 'name', 'password', 'role', 'extra']) {
+      expect(response.body.error).toContain(field);
+    }
+  });
+
+  it('an unexpected error: 500 telling nothing internal, logged with the request id', async () => {
+    await t.dataSource.destroy();
+    const response = await t.request('GET', '/api/auth/me', { token });
+    expect(response.status).toBe(500);
+    expectErrorBody(response, /^Internal server error \(request [0-9a-f-]{36}\)$/);
+    const requestId = /request ([0-9a-f-]{36})/.exec(response.body.error)![1];
+    const logged = t.logger.lines.filter((line) => line.level === 'error');
+    expect(logged.some((line) => line.message.includes(requestId))).toBe(true);
+    expect(logged.some((line) => /Error/.test(line.message))).toBe(true);
+  });
+});
