@@ -36,6 +36,8 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // Ingested asset ids may be 200 characters long, more once percent-encoded.
+    maxParamLength: 1000,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     ...(config.tls && {

@@ -9,15 +9,26 @@ import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { PasswordService } from './password.service.js';
 import { User } from './user.entity.js';
 
-// Kept true in the same statement that writes, so that two requests cannot both pass the check.
-const NOT_LAST_ADMIN = `(role <> :admin OR (SELECT COUNT(*) FROM users WHERE role = :admin) > 1)`;
+/**
+ * Checked in the same statement that writes, so that two requests cannot both pass it. On
+ * PostgreSQL the admin rows are locked first, or two admins deleting each other at once would
+ * each still count two; SQLite runs one write at a time and has no FOR UPDATE.
+ */
+function notLastAdmin(postgres: boolean): string {
+  const admins = `SELECT id FROM users WHERE role = :admin${postgres ? ' FOR UPDATE' : ''}`;
+  return `(role <> :admin OR (SELECT COUNT(*) FROM (${admins}) admins) > 1)`;
+}
 
 @Injectable()
 export class UsersService {
+  private readonly notLastAdmin: string;
+
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly passwords: PasswordService,
-  ) {}
+  ) {
+    this.notLastAdmin = notLastAdmin(users.manager.connection.options.type === 'postgres');
+  }
 
   findById(id: string): Promise<User | null> {
     return this.users.findOneBy({ id });
@@ -77,7 +88,7 @@ export class UsersService {
       .set(changes)
       .where('id = :id', { id });
     if (dto.role !== undefined && dto.role !== Role.Admin) {
-      query.andWhere(NOT_LAST_ADMIN, { admin: Role.Admin });
+      query.andWhere(this.notLastAdmin, { admin: Role.Admin });
     }
     const result = await query.execute();
     const user = await this.findById(id);
@@ -92,7 +103,7 @@ export class UsersService {
       .delete()
       .from(User)
       .where('id = :id', { id })
-      .andWhere(NOT_LAST_ADMIN, { admin: Role.Admin })
+      .andWhere(this.notLastAdmin, { admin: Role.Admin })
       .execute();
     if (result.affected) return;
     if (await this.findById(id)) throw new ConflictException('the last admin cannot be deleted');

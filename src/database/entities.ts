@@ -1,5 +1,9 @@
+import { Asset } from '../assets/asset.entity.js';
+import { Vulnerability } from '../assets/vulnerability.entity.js';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { User } from '../auth/user.entity.js';
+import { Diagram } from '../diagrams/diagram.entity.js';
+import { Relation } from '../relations/relation.entity.js';
 
 /** Every entity of the service; features share them through TypeORM. */
-export const ENTITIES = [User, ApiKey];
+export const ENTITIES = [User, ApiKey, Asset, Vulnerability, Relation, Diagram];

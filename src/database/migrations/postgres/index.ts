@@ -1,5 +1,9 @@
 import type { MigrationInterface } from 'typeorm';
 import { Init1795303041751 } from './1795303041751-Init.js';
+import { Inventory1795303938642 } from './1795303938642-Inventory.js';
 
 /** Applied in this order; add each newly generated migration here. */
-export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [Init1795303041751];
+export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
+  Init1795303041751,
+  Inventory1795303938642,
+];

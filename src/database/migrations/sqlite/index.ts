@@ -1,5 +1,9 @@
 import type { MigrationInterface } from 'typeorm';
 import { Init1795303035370 } from './1795303035370-Init.js';
+import { Inventory1795303929837 } from './1795303929837-Inventory.js';
 
 /** Applied in this order; add each newly generated migration here. */
-export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [Init1795303035370];
+export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
+  Init1795303035370,
+  Inventory1795303929837,
+];

@@ -1,0 +1,48 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity('assets')
+// Default order of the list: creation time, ties broken by id.
+@Index(['createdAt', 'id'])
+export class Asset {
+  // A UUID when created through the API; ingestion may supply the caller's own id.
+  @PrimaryColumn({ type: 'varchar', length: 200 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Index()
+  @Column({ type: 'varchar', length: 45, nullable: true })
+  ip: string | null;
+
+  @Index()
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  type: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  vendor: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  model: string | null;
+
+  @Column({ name: 'risk_score', type: 'integer', nullable: true })
+  riskScore: number | null;
+
+  @Index()
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  site: string | null;
+
+  @Column({ name: 'os_version', type: 'varchar', length: 255, nullable: true })
+  osVersion: string | null;
+
+  // The ingestion feed that last wrote the asset, if any.
+  @Index()
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  source: string | null;
+
+  @CreateDateColumn({ name: 'created_at' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at' })
+  updatedAt: Date;
+}

@@ -1,0 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** An optional string of at most `max` characters; null clears the value. */
+export const IsOptionalText = (max = 255) =>
+  applyDecorators(IsOptional(), IsString(), MaxLength(max));

@@ -1,0 +1,483 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Vulnerability } from '../../src/assets/vulnerability.entity.js';
+import { Relation, RelationDirection } from '../../src/relations/relation.entity.js';
+import { expectErrorBody, TestApp } from '../support/test-app.js';
+
+const ASSET_KEYS = [
+  'createdAt',
+  'id',
+  'ip',
+  'model',
+  'name',
+  'os_version',
+  'risk_score',
+  'site',
+  'source',
+  'type',
+  'updatedAt',
+  'vendor',
+  'vulnerabilities',
+];
+
+describe('assets', () => {
+  let t: TestApp;
+  let admin: string;
+  let editor: string;
+  let viewer: string;
+
+  const create = async (body: object, token = editor) => {
+    const response = await t.request('POST', '/api/assets', { token, body });
+    expect(response.status).toBe(201);
+    return response.body as Record<string, any>;
+  };
+  const total = async () =>
+    (await t.request('GET', '/api/assets?limit=1', { token: viewer })).body.total as number;
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    admin = await t.login();
+    editor = (await t.createUser('editor')).token;
+    viewer = (await t.createUser('viewer')).token;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe('POST /api/assets', () => {
+    it('creates an asset with every field, answering 201 and the asset', async () => {
+      const body = {
+        name: 'core-switch-1',
+        ip: '10.0.0.1',
+        type: 'switch',
+        vendor: 'Cisco',
+        model: 'C9300',
+        risk_score: 42,
+        site: 'paris',
+        os_version: 'IOS-XE 17.9',
+      };
+      const created = await create(body);
+      expect(Object.keys(created).sort()).toEqual(ASSET_KEYS);
+      expect(created).toEqual({
+        ...body,
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        source: null,
+        vulnerabilities: [],
+        createdAt: expect.any(String),
+        updatedAt: created.createdAt,
+      });
+      expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
+      const fetched = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });
+      expect(fetched.status).toBe(200);
+      expect(fetched.body).toEqual(created);
+    });
+
+    it('takes only a name, the rest null', async () => {
+      const created = await create({ name: 'bare' });
+      expect(created).toMatchObject({
+        name: 'bare',
+        ip: null,
+        type: null,
+        vendor: null,
+        model: null,
+        risk_score: null,
+        site: null,
+        os_version: null,
+      });
+    });
+
+    it('accepts an IPv6 address', async () => {
+      expect((await create({ name: 'v6', ip: '2001:db8::1' })).ip).toBe('2001:db8::1');
+    });
+
+    const invalid: [string, object, RegExp][] = [
+      ['a missing name', { ip: '10.0.0.9' }, /^name /],
+      ['an empty name', { name: '' }, /^name /],
+      ['a name over 255 characters', { name: 'n'.repeat(256) }, /^name /],
+      ['a name that is not a string', { name: 42 }, /^name /],
+      ['an invalid ip', { name: 'x', ip: '10.0.0.256' }, /^ip must be an IP address/],
+      ['an ip that is a host name', { name: 'x', ip: 'router.local' }, /^ip /],
+      ['a type over 64 characters', { name: 'x', type: 't'.repeat(65) }, /^type /],
+      ['a vendor over 255 characters', { name: 'x', vendor: 'v'.repeat(256) }, /^vendor /],
+      ['a model over 255 characters', { name: 'x', model: 'm'.repeat(256) }, /^model /],
+      ['a site over 255 characters', { name: 'x', site: 's'.repeat(256) }, /^site /],
+      ['an os_version over 255', { name: 'x', os_version: 'o'.repeat(256) }, /^os_version /],
+      ['a risk_score over 100', { name: 'x', risk_score: 101 }, /^risk_score /],
+      ['a negative risk_score', { name: 'x', risk_score: -1 }, /^risk_score /],
+      ['a fractional risk_score', { name: 'x', risk_score: 5.5 }, /^risk_score /],
+      ['a risk_score given as a string', { name: 'x', risk_score: '5' }, /^risk_score /],
+      ['an id (server-generated)', { name: 'x', id: 'mine' }, /^id is not an accepted property/],
+      ['a source (written by ingestion only)', { name: 'x', source: 'feed' }, /^source /],
+      [
+        'vulnerabilities (written by ingestion only)',
+        { name: 'x', vulnerabilities: [] },
+        /^vulnerabilities /,
+      ],
+      ['an unknown property', { name: 'x', color: 'red' }, /^color is not an accepted property/],
+    ];
+    it.each(invalid)(
+      'refuses %s with 400 naming the field, writing nothing',
+      async (_c, body, message) => {
+        const before = await total();
+        const response = await t.request('POST', '/api/assets', { token: editor, body });
+        expect(response.status).toBe(400);
+        expectErrorBody(response, message);
+        expect(await total()).toBe(before);
+      },
+    );
+  });
+
+  describe('PUT /api/assets/:id', () => {
+    it('changes only the given fields', async () => {
+      const created = await create({
+        name: 'fw',
+        ip: '10.1.0.1',
+        vendor: 'Fortinet',
+        risk_score: 10,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const response = await t.request('PUT', `/api/assets/${created.id}`, {
+        token: editor,
+        body: { risk_score: 90, os_version: 'FortiOS 7.4' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        ...created,
+        risk_score: 90,
+        os_version: 'FortiOS 7.4',
+        updatedAt: expect.any(String),
+      });
+      expect(response.body.updatedAt > created.updatedAt).toBe(true);
+      const fetched = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });
+      expect(fetched.body).toEqual(response.body);
+    });
+
+    it('clears an optional field given null', async () => {
+      const created = await create({ name: 'ap', vendor: 'Aruba' });
+      const response = await t.request('PUT', `/api/assets/${created.id}`, {
+        token: editor,
+        body: { vendor: null },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.vendor).toBeNull();
+    });
+
+    it.each([
+      ['a null name', { name: null }, /^name /],
+      ['an empty name', { name: '' }, /^name /],
+      ['an invalid ip', { ip: 'nope' }, /^ip /],
+      ['a risk_score over 100', { risk_score: 1000 }, /^risk_score /],
+      ['an unknown property', { owner: 'me' }, /^owner is not an accepted property/],
+    ])('refuses %s with 400, changing nothing', async (_c, body, message) => {
+      const created = await create({ name: 'stable', ip: '10.2.0.1', risk_score: 5 });
+      const response = await t.request('PUT', `/api/assets/${created.id}`, { token: editor, body });
+      expect(response.status).toBe(400);
+      expectErrorBody(response, message);
+      const fetched = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });
+      expect(fetched.body).toEqual(created);
+    });
+
+    it('is 404 for an unknown id', async () => {
+      const response = await t.request('PUT', '/api/assets/no-such-asset', {
+        token: editor,
+        body: { name: 'x' },
+      });
+      expect(response.status).toBe(404);
+      expectErrorBody(response);
+    });
+  });
+
+  describe('DELETE /api/assets/:id', () => {
+    it('answers 204 and deletes the asset with its vulnerabilities and relations', async () => {
+      const a = await create({ name: 'a' });
+      const b = await create({ name: 'b' });
+      const c = await create({ name: 'c' });
+      await t.dataSource.getRepository(Vulnerability).insert([
+        {
+          assetId: a.id,
+          id: 'CVE-2024-0001',
+          score: 7.5,
+          summary: 's',
+          publishedDate: '2024-01-02',
+        },
+        { assetId: b.id, id: 'CVE-2024-0002', score: 5, summary: null, publishedDate: null },
+      ]);
+      const now = new Date();
+      const relation = (id: string, sourceAssetId: string, targetAssetId: string) => ({
+        id,
+        sourceAssetId,
+        targetAssetId,
+        type: 'link',
+        direction: RelationDirection.Bi,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await t.dataSource
+        .getRepository(Relation)
+        .insert([
+          relation('r1', a.id, b.id),
+          relation('r2', c.id, a.id),
+          relation('r3', b.id, c.id),
+        ]);
+
+      const response = await t.request('DELETE', `/api/assets/${a.id}`, { token: editor });
+      expect(response.status).toBe(204);
+      expect(response.body).toBeUndefined();
+      expect((await t.request('GET', `/api/assets/${a.id}`, { token: viewer })).status).toBe(404);
+      const vulnerabilities = await t.dataSource.getRepository(Vulnerability).find();
+      expect(vulnerabilities.map((v) => v.assetId)).not.toContain(a.id);
+      expect(vulnerabilities.map((v) => v.assetId)).toContain(b.id);
+      const relations = await t.dataSource.query<{ id: string }[]>('SELECT id FROM relations');
+      expect(relations.map((r) => r.id).sort()).toEqual(['r3']);
+    });
+
+    it('is 404 for an unknown id', async () => {
+      const response = await t.request('DELETE', '/api/assets/no-such-asset', { token: editor });
+      expect(response.status).toBe(404);
+      expectErrorBody(response);
+    });
+  });
+
+  describe('GET /api/assets/:id', () => {
+    it('carries the vulnerabilities', async () => {
+      const created = await create({ name: 'vulnerable' });
+      await t.dataSource.getRepository(Vulnerability).insert({
+        assetId: created.id,
+        id: 'CVE-2023-1234',
+        score: 9.8,
+        summary: 'remote code execution',
+        publishedDate: '2023-06-01',
+      });
+      const response = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });
+      expect(response.body.vulnerabilities).toEqual([
+        {
+          id: 'CVE-2023-1234',
+          score: 9.8,
+          summary: 'remote code execution',
+          publishedDate: '2023-06-01',
+        },
+      ]);
+    });
+
+    it.each(['no-such-asset', '00000000-0000-0000-0000-000000000000', 'x'.repeat(300), '%25'])(
+      'is 404 for %s',
+      async (id) => {
+        const response = await t.request('GET', `/api/assets/${id}`, { token: viewer });
+        expect(response.status).toBe(404);
+        expectErrorBody(response);
+      },
+    );
+  });
+
+  describe('roles', () => {
+    it('lets a viewer read but not write', async () => {
+      const created = await create({ name: 'read-only' });
+      expect((await t.request('GET', '/api/assets', { token: viewer })).status).toBe(200);
+      expect((await t.request('GET', `/api/assets/${created.id}`, { token: viewer })).status).toBe(
+        200,
+      );
+      for (const [method, path, body] of [
+        ['POST', '/api/assets', { name: 'x' }],
+        ['PUT', `/api/assets/${created.id}`, { name: 'x' }],
+        ['DELETE', `/api/assets/${created.id}`, undefined],
+      ] as const) {
+        const response = await t.request(method, path, { token: viewer, body });
+        expect(response.status).toBe(403);
+        expectErrorBody(response);
+      }
+      expect(
+        (await t.request('GET', `/api/assets/${created.id}`, { token: viewer })).body.name,
+      ).toBe('read-only');
+    });
+
+    it('lets an admin write', async () => {
+      const created = await create({ name: 'by-admin' }, admin);
+      expect(
+        (await t.request('DELETE', `/api/assets/${created.id}`, { token: admin })).status,
+      ).toBe(204);
+    });
+
+    it('refuses every route without a token', async () => {
+      for (const [method, path] of [
+        ['GET', '/api/assets'],
+        ['GET', '/api/assets/x'],
+        ['POST', '/api/assets'],
+        ['PUT', '/api/assets/x'],
+        ['DELETE', '/api/assets/x'],
+      ]) {
+        expect((await t.request(method, path)).status).toBe(401);
+      }
+    });
+  });
+});
+
+/** Names of the 25 listed hosts whose index passes the test. */
+const hosts = (test: (index: number) => boolean) =>
+  Array.from({ length: 25 }, (_v, i) => `host-${String(i).padStart(2, '0')}`).filter((_n, i) =>
+    test(i),
+  );
+
+describe('GET /api/assets', () => {
+  let t: TestApp;
+  let token: string;
+  const names: string[] = [];
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    token = await t.login();
+    // 25 assets over three sites and two types; every 5th has no vendor.
+    for (let i = 0; i < 25; i++) {
+      const name = `host-${String(i).padStart(2, '0')}`;
+      names.push(name);
+      const response = await t.request('POST', '/api/assets', {
+        token,
+        body: {
+          name,
+          ip: `192.168.1.${i + 1}`,
+          type: i % 2 === 0 ? 'server' : 'workstation',
+          site: ['paris', 'lyon', 'nantes'][i % 3],
+          vendor: i % 5 === 0 ? null : `Vendor_${i % 4}`,
+          risk_score: (i * 7) % 100,
+          os_version: i === 13 ? 'Debian 12 (Bookworm)' : null,
+        },
+      });
+      expect(response.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const list = async (query: string) => {
+    const response = await t.request('GET', `/api/assets${query}`, { token });
+    expect(response.status).toBe(200);
+    return response.body as { assets: Record<string, any>[]; total: number };
+  };
+
+  it('answers {assets, total} in creation order, 100 by default', async () => {
+    const body = await list('');
+    expect(Object.keys(body).sort()).toEqual(['assets', 'total']);
+    expect(body.total).toBe(25);
+    expect(body.assets.map((a) => a.name)).toEqual(names);
+    expect(body.assets[0].vulnerabilities).toEqual([]);
+  });
+
+  it('pages without overlap or gap, total counting every match', async () => {
+    const seen: string[] = [];
+    for (let offset = 0; offset < 25; offset += 7) {
+      const page = await list(`?limit=7&offset=${offset}`);
+      expect(page.total).toBe(25);
+      expect(page.assets.length).toBe(Math.min(7, 25 - offset));
+      seen.push(...page.assets.map((a) => a.name));
+    }
+    expect(seen).toEqual(names);
+    expect((await list('?offset=25')).assets).toEqual([]);
+  });
+
+  it('pages stably when the sort key ties, by id', async () => {
+    const all = (await list('?sort=type&limit=25')).assets.map((a) => a.id);
+    const paged: string[] = [];
+    for (let offset = 0; offset < 25; offset += 4) {
+      paged.push(...(await list(`?sort=type&limit=4&offset=${offset}`)).assets.map((a) => a.id));
+    }
+    expect(paged).toEqual(all);
+    expect(new Set(paged).size).toBe(25);
+  });
+
+  it('filters by type and site exactly, total counting the matches', async () => {
+    const servers = await list('?type=server');
+    expect(servers.total).toBe(13);
+    expect(servers.assets.every((a) => a.type === 'server')).toBe(true);
+    const both = await list('?type=server&site=lyon&limit=2');
+    const expected = names.filter((_n, i) => i % 2 === 0 && i % 3 === 1);
+    expect(both.total).toBe(expected.length);
+    expect(both.assets.map((a) => a.name)).toEqual(expected.slice(0, 2));
+    expect((await list('?type=SERVER')).total).toBe(0);
+  });
+
+  it.each([
+    ['name', 'HOST-07', ['host-07']],
+    [
+      'ip',
+      '192.168.1.2',
+      ['host-01', 'host-19', 'host-20', 'host-21', 'host-22', 'host-23', 'host-24'],
+    ],
+    ['vendor', 'vendor_3', ['host-03', 'host-07', 'host-11', 'host-19', 'host-23']],
+    ['site', 'NANT', hosts((i) => i % 3 === 2)],
+    ['type', 'Workstation', hosts((i) => i % 2 === 1)],
+    ['os_version', 'bookworm', ['host-13']],
+  ])('searches %s case-insensitively', async (_field, term, expected) => {
+    const body = await list(`?search=${encodeURIComponent(term)}`);
+    expect(body.assets.map((a) => a.name)).toEqual(expected);
+    expect(body.total).toBe(expected.length);
+  });
+
+  it('treats % and _ in a search as plain characters', async () => {
+    expect((await list('?search=%25')).total).toBe(0);
+    expect((await list('?search=r_3')).total).toBe(5);
+    expect((await list('?search=r_')).total).toBe(20);
+    expect((await list('?search=t_')).total).toBe(0);
+  });
+
+  it.each(['name', 'ip', 'type', 'vendor', 'site', 'risk_score', 'createdAt', 'updatedAt'])(
+    'sorts by %s both ways, nulls last ascending',
+    async (field) => {
+      const ascending = (await list(`?sort=${field}&limit=25`)).assets;
+      const descending = (await list(`?sort=-${field}&limit=25`)).assets;
+      const values = ascending.map((a) => a[field]);
+      const nonNull = values.filter((v) => v !== null);
+      const sorted = [...nonNull].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      expect(nonNull).toEqual(sorted);
+      expect(values.slice(nonNull.length).every((v) => v === null)).toBe(true);
+      const descendingValues = descending.map((a) => a[field]);
+      expect(descendingValues.filter((v) => v !== null)).toEqual([...sorted].reverse());
+      expect(
+        descendingValues.slice(0, values.length - nonNull.length).every((v) => v === null),
+      ).toBe(true);
+    },
+  );
+
+  it('runs a fixed number of queries whatever the page size', async () => {
+    const queries: string[] = [];
+    const logger = t.dataSource.logger;
+    const original = logger.logQuery.bind(logger);
+    const count = async (query: string) => {
+      queries.length = 0;
+      await list(query);
+      return queries.length;
+    };
+    logger.logQuery = (sql: string) => {
+      queries.push(sql);
+    };
+    Object.assign(t.dataSource.options, { logging: ['query'] });
+    try {
+      const small = await count('?limit=2');
+      const large = await count('?limit=25');
+      expect(small).toBeGreaterThan(0);
+      expect(large).toBe(small);
+    } finally {
+      logger.logQuery = original;
+      Object.assign(t.dataSource.options, { logging: false });
+    }
+  });
+
+  it.each([
+    ['limit=0', /^limit /],
+    ['limit=1001', /^limit /],
+    ['limit=abc', /^limit /],
+    ['limit=1.5', /^limit /],
+    ['offset=-1', /^offset /],
+    ['offset=x', /^offset /],
+    ['sort=color', /^sort must be one of/],
+    ['sort=--name', /^sort /],
+    ['search=' + 's'.repeat(256), /^search /],
+    ['page=2', /^page is not an accepted property/],
+  ])('refuses ?%s with 400 naming the parameter', async (query, message) => {
+    const response = await t.request('GET', `/api/assets?${query}`, { token });
+    expect(response.status).toBe(400);
+    expectErrorBody(response, message);
+  });
+
+  it('allows a page of 1000', async () => {
+    expect((await list('?limit=1000')).assets).toHaveLength(25);
+  });
+});
