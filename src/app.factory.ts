@@ -1,11 +1,19 @@
 import 'reflect-metadata';
-import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
+import {
+  BadRequestException,
+  ConsoleLogger,
+  type LoggerService,
+  type LogLevel,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './common/json-depth.js';
+import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import type { AppConfig, LogLevelName } from './config/app-config.js';
 
@@ -34,7 +42,11 @@ export async function createApp(
   config: AppConfig,
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
+  const filter = new AllExceptionsFilter();
   const adapter = new FastifyAdapter({
+    // Errors the router raises itself (bad URL encoding, over-long path) get the same body.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      filter.reply(error, request, reply),
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Ingested asset ids may be 200 characters long, more once percent-encoded.
     maxParamLength: 1000,
@@ -59,13 +71,17 @@ export async function createApp(
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') done(null, undefined);
-    else void parseJson(request, body as string, done);
+    if (body === '') return done(null, undefined);
+    void parseJson(request, body as string, (error, value) => {
+      if (!error && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+        return done(new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`));
+      }
+      done(error, value);
+    });
   });
 
-  const filter = new AllExceptionsFilter();
   app.useGlobalFilters(filter);
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(new PathParamPipe(), createValidationPipe());
   app.setGlobalPrefix('api');
   if (config.corsOrigins.length > 0) {
     app.enableCors({

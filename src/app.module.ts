@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { AssetsModule } from './assets/assets.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AuthenticationGuard } from './common/guards/authentication.guard.js';
 import {
@@ -12,7 +13,9 @@ import { RolesGuard } from './common/guards/roles.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DiagramsModule } from './diagrams/diagrams.module.js';
 import { HealthModule } from './health/health.module.js';
+import { RelationsModule } from './relations/relations.module.js';
 
 @Module({})
 export class AppModule {
@@ -42,6 +45,9 @@ export class AppModule {
         }),
         AuthModule,
         HealthModule,
+        AssetsModule,
+        RelationsModule,
+        DiagramsModule,
       ],
       // Order matters: who the caller is, then whether it is over its rate, then its role.
       providers: [

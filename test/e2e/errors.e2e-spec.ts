@@ -78,6 +78,38 @@ describe('error responses', () => {
     expectErrorBody(response);
   });
 
+  it('a body nested deeper than 200 levels: 400, whatever its depth', async () => {
+    for (const depth of [201, 100_000]) {
+      const response = await t.request('POST', '/api/auth/login', {
+        rawBody: `{"email": "a@b", "password": "x", "deep": ${'['.repeat(depth)}${']'.repeat(depth)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(400);
+      expectErrorBody(response, /deeper than 200 levels/);
+    }
+  });
+
+  it('a NUL character in a path id: 404, not a database error', async () => {
+    for (const path of ['/api/users/%00', '/api/assets/a%00b', '/api/auth/api-keys/%00']) {
+      const method = path.includes('api-keys') ? 'DELETE' : 'GET';
+      const response = await t.request(method, path, { token });
+      expect(response.status).toBe(404);
+      expectErrorBody(response);
+    }
+  });
+
+  it('an id longer than any id can be: 404', async () => {
+    const response = await t.request('GET', `/api/assets/${'x'.repeat(2000)}`, { token });
+    expect(response.status).toBe(404);
+    expectErrorBody(response);
+  });
+
+  it('a malformed percent-encoding in the path: 400', async () => {
+    const response = await t.request('GET', '/api/assets/%E0%A4%A', { token });
+    expect(response.status).toBe(400);
+    expectErrorBody(response);
+  });
+
   it('validation names every offending field, and an unknown property', async () => {
     const response = await t.request('POST', '/api/users', {
       token,

@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
 import { IsPageLimit, IsPageOffset } from '../../common/validators/paging.validator.js';
 
 export const ASSET_SORT_FIELDS = [
@@ -22,19 +23,13 @@ export class ListAssetsQueryDto {
   offset: number = 0;
 
   /** Case-insensitive substring of name, ip, vendor, model, site, type or os_version. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @IsOptionalText()
   search?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsOptionalText(64)
   type?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @IsOptionalText()
   site?: string;
 
   /** A field, `-` in front for descending. */

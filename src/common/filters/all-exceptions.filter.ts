@@ -13,12 +13,18 @@ function isClientError(error: unknown): error is Error & { statusCode: number } 
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-// Fastify's own wording for these says too little to act on.
-const FASTIFY_MESSAGES: Record<string, (request: FastifyRequest) => string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) =>
-    `Content-Type must be application/json, got ${request.headers['content-type'] ?? 'none'}`,
-  FST_ERR_CTP_BODY_TOO_LARGE: (request) =>
-    `Request body is larger than the limit of ${request.routeOptions.bodyLimit} bytes`,
+// Fastify's own answers for these say too little to act on, or the wrong thing.
+const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => ErrorDescription> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) => ({
+    status: 415,
+    message: `Content-Type must be application/json, got ${request.headers['content-type'] ?? 'none'}`,
+  }),
+  FST_ERR_CTP_BODY_TOO_LARGE: (request) => ({
+    status: 413,
+    message: `Request body is larger than the limit of ${request.routeOptions.bodyLimit} bytes`,
+  }),
+  // An id longer than the router takes cannot name anything: unknown, like any other id.
+  FST_ERR_MAX_PARAM_LENGTH: () => ({ status: 404, message: 'No resource has so long an id' }),
 };
 
 function httpExceptionMessage(exception: HttpException): string {
@@ -51,16 +57,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private describe(exception: unknown, request: FastifyRequest): ErrorDescription {
     // Nest hands Fastify's own errors over wrapped in an HttpException, the original as cause.
     const original = exception instanceof HttpException ? exception.cause : exception;
-    const describeCode = FASTIFY_MESSAGES[(original as { code?: string } | undefined)?.code ?? ''];
+    const known = FASTIFY_ERRORS[(original as { code?: string } | undefined)?.code ?? ''];
+    if (known) return known(request);
     if (exception instanceof HttpException) {
-      const message = describeCode ? describeCode(request) : httpExceptionMessage(exception);
-      return { status: exception.getStatus(), message };
+      return { status: exception.getStatus(), message: httpExceptionMessage(exception) };
     }
     if (isClientError(exception)) {
-      return {
-        status: exception.statusCode,
-        message: describeCode ? describeCode(request) : exception.message,
-      };
+      return { status: exception.statusCode, message: exception.message };
     }
     // Anything else is a defect: log it whole, tell the client only how to find it in the log.
     this.logger.error(

@@ -24,6 +24,8 @@ export function createValidationPipe(): ValidationPipe {
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
+    // One message per field: the first rule it breaks.
+    stopAtFirstError: true,
     exceptionFactory: (errors) =>
       new BadRequestException(describeValidationErrors(errors).join('; ') || 'invalid request'),
   });

@@ -1,0 +1,32 @@
+import { IsEnum, IsOptional } from 'class-validator';
+import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
+import { IsPortList } from '../../common/validators/port-list.validator.js';
+import { OmittableButNotNull } from '../../common/validators/required-on-update.validator.js';
+import { IsText } from '../../common/validators/text.validator.js';
+import { RelationDirection } from '../relation.entity.js';
+
+/** Asset ids are at most 200 characters (ingestion may supply its own). */
+export const MAX_ASSET_ID_LENGTH = 200;
+
+export class CreateRelationDto {
+  @IsText(MAX_ASSET_ID_LENGTH)
+  sourceAssetId: string;
+
+  @IsText(MAX_ASSET_ID_LENGTH)
+  targetAssetId: string;
+
+  @IsText(64)
+  type: string;
+
+  // Defaults to bi when left out; null is refused, a relation always has a direction.
+  @OmittableButNotNull()
+  @IsEnum(RelationDirection)
+  direction?: RelationDirection;
+
+  @IsOptionalText(32)
+  protocol?: string | null;
+
+  @IsOptional()
+  @IsPortList()
+  toPorts?: string | null;
+}

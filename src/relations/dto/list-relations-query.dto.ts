@@ -1,0 +1,22 @@
+import { IsOptional } from 'class-validator';
+import { IsPageLimit, IsPageOffset } from '../../common/validators/paging.validator.js';
+import { IsText } from '../../common/validators/text.validator.js';
+import { MAX_ASSET_ID_LENGTH } from './create-relation.dto.js';
+
+/** Query of GET /api/relations; without `limit` every matching relation is returned. */
+export class ListRelationsQueryDto {
+  /** Relations with this asset at either end. */
+  @IsOptional()
+  @IsText(MAX_ASSET_ID_LENGTH)
+  assetId?: string;
+
+  @IsOptional()
+  @IsText(64)
+  type?: string;
+
+  @IsPageLimit()
+  limit?: number;
+
+  @IsPageOffset()
+  offset?: number;
+}

@@ -1,0 +1,111 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { Asset } from '../assets/asset.entity.js';
+import type { CreateRelationDto } from './dto/create-relation.dto.js';
+import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
+import type { UpdateRelationDto } from './dto/update-relation.dto.js';
+import { Relation, RelationDirection } from './relation.entity.js';
+
+export interface RelationPage {
+  relations: Relation[];
+  /** Every relation matching the filters, before paging. */
+  total: number;
+}
+
+function relationNotFound(id: string): NotFoundException {
+  return new NotFoundException(`relation ${id} not found`);
+}
+
+@Injectable()
+export class RelationsService {
+  constructor(
+    @InjectRepository(Relation) private readonly relations: Repository<Relation>,
+    @InjectRepository(Asset) private readonly assets: Repository<Asset>,
+  ) {}
+
+  findById(id: string): Promise<Relation | null> {
+    return this.relations.findOneBy({ id });
+  }
+
+  async getById(id: string): Promise<Relation> {
+    const relation = await this.findById(id);
+    if (!relation) throw relationNotFound(id);
+    return relation;
+  }
+
+  /** One page and the filtered total: at most two queries, whatever the page size. */
+  async list(query: ListRelationsQueryDto): Promise<RelationPage> {
+    const select = this.relations
+      .createQueryBuilder('relation')
+      .orderBy('relation.createdAt', 'ASC')
+      .addOrderBy('relation.id', 'ASC');
+    if (query.assetId !== undefined) {
+      select.andWhere('(relation.sourceAssetId = :assetId OR relation.targetAssetId = :assetId)', {
+        assetId: query.assetId,
+      });
+    }
+    if (query.type !== undefined) select.andWhere('relation.type = :type', { type: query.type });
+    if (query.limit !== undefined) select.limit(query.limit);
+    if (query.offset !== undefined) select.offset(query.offset);
+    const [relations, total] = await select.getManyAndCount();
+    return { relations, total };
+  }
+
+  async create(dto: CreateRelationDto): Promise<Relation> {
+    if (dto.sourceAssetId === dto.targetAssetId) {
+      throw new BadRequestException('targetAssetId must differ from sourceAssetId');
+    }
+    await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
+    const now = new Date();
+    const relation = this.relations.create({
+      id: randomUUID(),
+      sourceAssetId: dto.sourceAssetId,
+      targetAssetId: dto.targetAssetId,
+      type: dto.type,
+      direction: dto.direction ?? RelationDirection.Bi,
+      protocol: dto.protocol ?? null,
+      toPorts: dto.toPorts ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await this.relations.insert(relation);
+    } catch (error) {
+      // An asset deleted since the check fails the foreign key: report it as the check would.
+      await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
+      throw error;
+    }
+    return relation;
+  }
+
+  async update(id: string, dto: UpdateRelationDto): Promise<Relation> {
+    const changes: QueryDeepPartialEntity<Relation> = { updatedAt: new Date() };
+    if (dto.type !== undefined) changes.type = dto.type;
+    if (dto.direction !== undefined) changes.direction = dto.direction;
+    if (dto.protocol !== undefined) changes.protocol = dto.protocol;
+    if (dto.toPorts !== undefined) changes.toPorts = dto.toPorts;
+    const result = await this.relations.update({ id }, changes);
+    if (!result.affected) throw relationNotFound(id);
+    return this.getById(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    const result = await this.relations.delete({ id });
+    if (!result.affected) throw relationNotFound(id);
+  }
+
+  /** Both ends in one query; a 400 names each end that refers to no asset. */
+  private async assertAssetsExist(sourceAssetId: string, targetAssetId: string): Promise<void> {
+    const found = await this.assets.find({
+      select: { id: true },
+      where: { id: In([sourceAssetId, targetAssetId]) },
+    });
+    const ids = new Set(found.map((asset) => asset.id));
+    const missing = Object.entries({ sourceAssetId, targetAssetId })
+      .filter(([, assetId]) => !ids.has(assetId))
+      .map(([field]) => `${field} refers to no asset`);
+    if (missing.length > 0) throw new BadRequestException(missing.join('; '));
+  }
+}
