@@ -49,7 +49,7 @@ export async function createApp(
       filter.reply(error, request, reply),
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Ingested asset ids may be 200 characters long, more once percent-encoded.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     ...(config.tls && {
