@@ -15,6 +15,7 @@ import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './common/json-depth.js';
 import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
+import { INGEST_PATH } from './ingest/ingest.controller.js';
 import type { AppConfig, LogLevelName } from './config/app-config.js';
 
 /** Body limit of every route but ingestion, which sets its own. */
@@ -78,6 +79,11 @@ export async function createApp(
       }
       done(error, value);
     });
+  });
+
+  // Ingestion takes bulk bodies; every other route keeps the 1 MiB limit.
+  fastify.addHook('onRoute', (route) => {
+    if (route.url === INGEST_PATH) route.bodyLimit = config.ingestMaxBytes;
   });
 
   app.useGlobalFilters(filter);

@@ -15,6 +15,7 @@ import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DiagramsModule } from './diagrams/diagrams.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IngestModule } from './ingest/ingest.module.js';
 import { RelationsModule } from './relations/relations.module.js';
 
 @Module({})
@@ -48,6 +49,7 @@ export class AppModule {
         AssetsModule,
         RelationsModule,
         DiagramsModule,
+        IngestModule,
       ],
       // Order matters: who the caller is, then whether it is over its rate, then its role.
       providers: [

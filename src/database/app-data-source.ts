@@ -1,4 +1,5 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { AsyncLock } from './async-lock.js';
 
 const NAIVE_TIMESTAMP_TYPES = new Set<unknown>([Date, 'timestamp', 'timestamp without time zone']);
 
@@ -8,6 +9,31 @@ const NAIVE_TIMESTAMP_TYPES = new Set<unknown>([Date, 'timestamp', 'timestamp wi
  * timestamp without time zone there, so that values would depend on the process's time zone.
  */
 export class AppDataSource extends DataSource {
+  /**
+   * Held by an ingestion for its whole transaction. On SQLite, which has one writer at a time,
+   * every other write waits for it here, asynchronously, instead of blocking the event loop in
+   * better-sqlite3's busy handler (and failing with "database is locked" after the timeout).
+   */
+  readonly exclusiveWrites = new AsyncLock();
+
+  override async initialize(): Promise<this> {
+    await super.initialize();
+    if (this.options.type === 'better-sqlite3') this.gateSqliteWrites();
+    return this;
+  }
+
+  private gateSqliteWrites(): void {
+    // The driver has a single query runner, shared by every request.
+    const runner: QueryRunner = this.driver.createQueryRunner('master');
+    const query: (...args: Parameters<QueryRunner['query']>) => Promise<unknown> =
+      runner.query.bind(runner);
+    const lock = this.exclusiveWrites;
+    runner.query = (async (...args: Parameters<QueryRunner['query']>) => {
+      if (!/^\s*SELECT\b/i.test(args[0])) await lock.idle();
+      return query(...args);
+    }) as QueryRunner['query'];
+  }
+
   protected override async buildMetadatas(): Promise<void> {
     await super.buildMetadatas();
     if (this.options.type !== 'postgres') return;

@@ -5,7 +5,7 @@ import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SQLITE_MIGRATIONS } from './migrations/sqlite/index.js';
 
 /** How long a SQLite write waits for another connection's lock before failing. */
-const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * TypeORM options for either database. The schema comes only from migrations, one set per

@@ -1,0 +1,552 @@
+import { BadRequestException, ConflictException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type {
+  IngestAsset,
+  IngestAssetFields,
+  IngestPayload,
+  IngestRelation,
+  IngestVulnerability,
+} from './ingest-payload.js';
+import type { IngestSql } from './ingest-sql.js';
+
+export interface IngestCounts {
+  assetsCreated: number;
+  assetsUpdated: number;
+  assetsDeleted: number;
+  relationsCreated: number;
+  relationsUpdated: number;
+  relationsDeleted: number;
+  vulnerabilities: number;
+}
+
+interface AssetRow {
+  id: string;
+  name: string;
+  ip: string | null;
+  type: string | null;
+  vendor: string | null;
+  model: string | null;
+  risk_score: number | null;
+  site: string | null;
+  os_version: string | null;
+  source: string | null;
+}
+
+interface RelationRow {
+  id: string;
+  source_asset_id: string;
+  target_asset_id: string;
+  type: string;
+  direction: string;
+  protocol: string | null;
+  to_ports: string | null;
+}
+
+interface VulnerabilityRow {
+  asset_id: string;
+  id: string;
+  score: number | null;
+  summary: string | null;
+  published_date: string | null;
+}
+
+const ASSET_FIELDS = [
+  'name',
+  'ip',
+  'type',
+  'vendor',
+  'model',
+  'risk_score',
+  'site',
+  'os_version',
+] as const;
+const ASSET_COLUMNS = ['id', ...ASSET_FIELDS, 'source', 'created_at', 'updated_at'];
+const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source FROM assets`;
+const RELATION_COLUMNS = [
+  'id',
+  'source_asset_id',
+  'target_asset_id',
+  'type',
+  'direction',
+  'protocol',
+  'to_ports',
+  'created_at',
+  'updated_at',
+];
+const RELATION_SELECT =
+  'SELECT id, source_asset_id, target_asset_id, type, direction, protocol, to_ports FROM relations';
+const VULNERABILITY_COLUMNS = ['asset_id', 'id', 'score', 'summary', 'published_date'];
+
+const relationKey = (source: string, target: string, type: string) =>
+  `${source}\u0000${target}\u0000${type}`;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
+  }
+  return result;
+}
+
+function sameVulnerabilities(stored: VulnerabilityRow[], given: IngestVulnerability[]): boolean {
+  if (stored.length !== given.length) return false;
+  const byId = new Map(stored.map((row) => [row.id, row]));
+  return given.every((item) => {
+    const row = byId.get(item.id);
+    return (
+      row !== undefined &&
+      row.score === item.score &&
+      row.summary === item.summary &&
+      row.published_date === item.publishedDate
+    );
+  });
+}
+
+/**
+ * One ingestion, inside the transaction its caller opened: everything is looked up in bulk and
+ * checked first, then written set-based, in chunks sized to the database's parameter limit.
+ */
+export class IngestRun {
+  private readonly counts: IngestCounts = {
+    assetsCreated: 0,
+    assetsUpdated: 0,
+    assetsDeleted: 0,
+    relationsCreated: 0,
+    relationsUpdated: 0,
+    relationsDeleted: 0,
+    vulnerabilities: 0,
+  };
+  private readonly now = new Date();
+
+  constructor(
+    private readonly sql: IngestSql,
+    private readonly payload: IngestPayload,
+  ) {}
+
+  async execute(): Promise<IngestCounts> {
+    const { mode } = this.payload;
+    const relationsBefore = await this.countRelations();
+
+    // Resolve and check everything before the first write.
+    const assetPlan = mode === 'merge' ? await this.planMerge() : await this.planCreateAll();
+    const relationPlan = await this.planRelations(assetPlan.resolvedIds);
+
+    if (mode === 'replace') {
+      await this.sql.run('DELETE FROM relations');
+      await this.sql.run('DELETE FROM vulnerabilities');
+      this.counts.assetsDeleted = await this.sql.run('DELETE FROM assets');
+    }
+    await this.writeAssets(assetPlan.creates, assetPlan.updates);
+    await this.writeVulnerabilities(assetPlan.vulnerabilityLists);
+    await this.writeRelations(relationPlan.creates, relationPlan.updates);
+    if (mode === 'merge' && this.payload.deleteStale) {
+      await this.deleteStale(new Set(assetPlan.resolvedIds.values()), relationPlan);
+    }
+
+    // Relations also go by cascade with deleted assets: the difference counts them all.
+    this.counts.relationsDeleted =
+      relationsBefore + this.counts.relationsCreated - (await this.countRelations());
+    return this.counts;
+  }
+
+  // ---- assets ----
+
+  /** append and replace: every item is created, with its own id or a new one. */
+  private async planCreateAll() {
+    const resolvedIds = new Map<IngestAsset, string>();
+    const creates: AssetRow[] = [];
+    const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
+    if (this.payload.mode === 'append') {
+      const given = this.payload.assets.flatMap((asset) => (asset.id ? [asset.id] : []));
+      const taken = await this.existingIds(given);
+      const clash = this.payload.assets.find((asset) => asset.id && taken.has(asset.id));
+      if (clash)
+        throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
+    }
+    for (const asset of this.payload.assets) {
+      const row = this.newAssetRow(asset);
+      resolvedIds.set(asset, row.id);
+      creates.push(row);
+      if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
+    }
+    return { resolvedIds, creates, updates: [] as AssetRow[], vulnerabilityLists };
+  }
+
+  /** merge: match by id, then by ip (the earliest created), else create. */
+  private async planMerge() {
+    const { assets } = this.payload;
+    const byId = new Map<string, AssetRow>();
+    for (const part of chunks(
+      assets.flatMap((asset) => (asset.id ? [asset.id] : [])),
+      this.rowsPerStatement(1),
+    )) {
+      const rows = await this.sql.all<AssetRow>(
+        `${ASSET_SELECT} WHERE id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+      for (const row of rows) byId.set(row.id, row);
+    }
+    const unmatchedIps = [
+      ...new Set(
+        assets.flatMap((asset) =>
+          !(asset.id && byId.has(asset.id)) && asset.fields.ip ? [asset.fields.ip] : [],
+        ),
+      ),
+    ];
+    const byIp = new Map<string, AssetRow>();
+    for (const part of chunks(unmatchedIps, this.rowsPerStatement(1))) {
+      const rows = await this.sql.all<AssetRow>(
+        `${ASSET_SELECT} WHERE ip IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
+        part,
+      );
+      for (const row of rows) if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
+    }
+
+    const resolvedIds = new Map<IngestAsset, string>();
+    const matchedBy = new Map<string, IngestAsset>();
+    const matchedRows = new Map<string, AssetRow>();
+    const creates: AssetRow[] = [];
+    const updates: AssetRow[] = [];
+    const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
+    const matchedWithVulnerabilities: string[] = [];
+    for (const asset of assets) {
+      const match =
+        (asset.id ? byId.get(asset.id) : undefined) ??
+        (asset.fields.ip ? byIp.get(asset.fields.ip) : undefined);
+      if (!match) {
+        const row = this.newAssetRow(asset);
+        resolvedIds.set(asset, row.id);
+        creates.push(row);
+        if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
+        continue;
+      }
+      const earlier = matchedBy.get(match.id);
+      if (earlier) {
+        throw new BadRequestException(
+          `assets[${asset.index}] matches the same stored asset (${match.id}) as assets[${earlier.index}]`,
+        );
+      }
+      matchedBy.set(match.id, asset);
+      matchedRows.set(match.id, match);
+      resolvedIds.set(asset, match.id);
+      const merged = this.mergedRow(match, asset.fields);
+      if (merged) updates.push(merged);
+      if (asset.vulnerabilities) {
+        vulnerabilityLists.set(match.id, asset.vulnerabilities);
+        matchedWithVulnerabilities.push(match.id);
+      }
+    }
+
+    // A list equal to the stored one is no change: running the same payload twice writes nothing.
+    const stored = await this.storedVulnerabilities(matchedWithVulnerabilities);
+    const updated = new Set(updates.map((row) => row.id));
+    for (const id of matchedWithVulnerabilities) {
+      if (sameVulnerabilities(stored.get(id) ?? [], vulnerabilityLists.get(id)!)) {
+        vulnerabilityLists.delete(id);
+      } else if (!updated.has(id)) {
+        // A new list is a change of the asset even when its own fields are the same.
+        updates.push(this.mergedRow(matchedRows.get(id)!, matchedBy.get(id)!.fields, true)!);
+      }
+    }
+    return { resolvedIds, creates, updates, vulnerabilityLists };
+  }
+
+  private newAssetRow(asset: IngestAsset): AssetRow {
+    const { fields } = asset;
+    if (fields.name === undefined) {
+      throw new BadRequestException(`assets[${asset.index}].name is required to create an asset`);
+    }
+    return {
+      id: asset.id ?? randomUUID(),
+      name: fields.name,
+      ip: fields.ip ?? null,
+      type: fields.type ?? null,
+      vendor: fields.vendor ?? null,
+      model: fields.model ?? null,
+      risk_score: fields.risk_score ?? null,
+      site: fields.site ?? null,
+      os_version: fields.os_version ?? null,
+      source: this.payload.source,
+    };
+  }
+
+  /** The stored row with the item's fields applied, or null when nothing would change. */
+  private mergedRow(stored: AssetRow, fields: IngestAssetFields, force = false): AssetRow | null {
+    const merged: AssetRow = { ...stored, ...fields };
+    if (this.payload.source !== null) merged.source = this.payload.source;
+    const changed =
+      force ||
+      merged.source !== stored.source ||
+      ASSET_FIELDS.some((field) => merged[field] !== stored[field]);
+    return changed ? merged : null;
+  }
+
+  private async writeAssets(creates: AssetRow[], updates: AssetRow[]): Promise<void> {
+    const now = this.sql.timestamp(this.now);
+    const values = (row: AssetRow) => [
+      row.id,
+      ...ASSET_FIELDS.map((field) => row[field]),
+      row.source,
+      now,
+      now,
+    ];
+    await this.insertRows('assets', ASSET_COLUMNS, creates.map(values));
+    this.counts.assetsCreated = creates.length;
+    // An upsert on the primary key updates many rows in one statement; created_at stays.
+    const assignments = [...ASSET_FIELDS, 'source', 'updated_at']
+      .map((column) => `${column} = excluded.${column}`)
+      .join(', ');
+    await this.insertRows(
+      'assets',
+      ASSET_COLUMNS,
+      updates.map(values),
+      `ON CONFLICT (id) DO UPDATE SET ${assignments}`,
+    );
+    this.counts.assetsUpdated = updates.length;
+  }
+
+  // ---- vulnerabilities ----
+
+  private async storedVulnerabilities(assetIds: string[]) {
+    const byAsset = new Map<string, VulnerabilityRow[]>();
+    for (const part of chunks(assetIds, this.rowsPerStatement(1))) {
+      const rows = await this.sql.all<VulnerabilityRow>(
+        `SELECT asset_id, id, score, summary, published_date FROM vulnerabilities WHERE asset_id IN (${part
+          .map(() => '?')
+          .join(', ')})`,
+        part,
+      );
+      for (const row of rows) {
+        const list = byAsset.get(row.asset_id);
+        if (list) list.push(row);
+        else byAsset.set(row.asset_id, [row]);
+      }
+    }
+    return byAsset;
+  }
+
+  /** Each given list replaces the asset's stored one. */
+  private async writeVulnerabilities(lists: Map<string, IngestVulnerability[]>): Promise<void> {
+    const assetIds = [...lists.keys()];
+    for (const part of chunks(assetIds, this.rowsPerStatement(1))) {
+      await this.sql.run(
+        `DELETE FROM vulnerabilities WHERE asset_id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+    }
+    const rows = assetIds.flatMap((assetId) =>
+      lists
+        .get(assetId)!
+        .map((item) => [assetId, item.id, item.score, item.summary, item.publishedDate]),
+    );
+    await this.insertRows('vulnerabilities', VULNERABILITY_COLUMNS, rows);
+    this.counts.vulnerabilities = rows.length;
+  }
+
+  // ---- relations ----
+
+  private async planRelations(resolvedIds: Map<IngestAsset, string>) {
+    const payloadIds = new Map<string, string>();
+    for (const [asset, id] of resolvedIds) if (asset.id) payloadIds.set(asset.id, id);
+
+    // Ends that are not payload ids must name stored assets (not in replace: those go).
+    const storedRefs =
+      this.payload.mode === 'replace'
+        ? new Set<string>()
+        : await this.existingIds([
+            ...new Set(
+              this.payload.relations
+                .flatMap((r) => [r.sourceAssetId, r.targetAssetId])
+                .filter((ref) => !payloadIds.has(ref)),
+            ),
+          ]);
+    const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
+      const ref = relation[end];
+      const id = payloadIds.get(ref) ?? (storedRefs.has(ref) ? ref : undefined);
+      if (id === undefined) {
+        throw new BadRequestException(`relations[${relation.index}].${end} refers to no asset`);
+      }
+      return id;
+    };
+    const resolved = this.payload.relations.map((relation) => ({
+      relation,
+      source: resolve(relation, 'sourceAssetId'),
+      target: resolve(relation, 'targetAssetId'),
+    }));
+
+    const creates: RelationRow[] = [];
+    const updates: RelationRow[] = [];
+    const keptIds = new Set<string>();
+    const merge = this.payload.mode === 'merge';
+    const existing = merge
+      ? await this.relationsFrom([
+          ...new Set([...resolved.map((r) => r.source), ...resolvedIds.values()]),
+        ])
+      : [];
+    const existingByKey = new Map<string, RelationRow>();
+    for (const row of existing) {
+      const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
+      if (!existingByKey.has(key)) existingByKey.set(key, row);
+    }
+    const seen = new Map<string, number>();
+    for (const { relation, source, target } of resolved) {
+      if (source === target) {
+        throw new BadRequestException(
+          `relations[${relation.index}] links an asset to itself once its ends are resolved`,
+        );
+      }
+      const key = relationKey(source, target, relation.type);
+      if (merge) {
+        const first = seen.get(key);
+        if (first !== undefined) {
+          throw new BadRequestException(`relations[${relation.index}] repeats relations[${first}]`);
+        }
+        seen.set(key, relation.index);
+      }
+      const match = merge ? existingByKey.get(key) : undefined;
+      if (!match) {
+        creates.push({
+          id: randomUUID(),
+          source_asset_id: source,
+          target_asset_id: target,
+          type: relation.type,
+          direction: relation.direction ?? 'bi',
+          protocol: relation.protocol ?? null,
+          to_ports: relation.toPorts ?? null,
+        });
+        continue;
+      }
+      keptIds.add(match.id);
+      const merged: RelationRow = {
+        ...match,
+        direction: relation.direction ?? match.direction,
+        protocol: relation.protocol !== undefined ? relation.protocol : match.protocol,
+        to_ports: relation.toPorts !== undefined ? relation.toPorts : match.to_ports,
+      };
+      if (
+        merged.direction !== match.direction ||
+        merged.protocol !== match.protocol ||
+        merged.to_ports !== match.to_ports
+      ) {
+        updates.push(merged);
+      }
+    }
+    return { creates, updates, keptIds, existing };
+  }
+
+  private async relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
+    const rows: RelationRow[] = [];
+    for (const part of chunks(sourceIds, this.rowsPerStatement(1))) {
+      rows.push(
+        ...(await this.sql.all<RelationRow>(
+          `${RELATION_SELECT} WHERE source_asset_id IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
+          part,
+        )),
+      );
+    }
+    return rows;
+  }
+
+  private async writeRelations(creates: RelationRow[], updates: RelationRow[]): Promise<void> {
+    const now = this.sql.timestamp(this.now);
+    const values = (row: RelationRow) => [
+      row.id,
+      row.source_asset_id,
+      row.target_asset_id,
+      row.type,
+      row.direction,
+      row.protocol,
+      row.to_ports,
+      now,
+      now,
+    ];
+    await this.insertRows('relations', RELATION_COLUMNS, creates.map(values));
+    this.counts.relationsCreated = creates.length;
+    await this.insertRows(
+      'relations',
+      RELATION_COLUMNS,
+      updates.map(values),
+      'ON CONFLICT (id) DO UPDATE SET direction = excluded.direction, protocol = excluded.protocol, to_ports = excluded.to_ports, updated_at = excluded.updated_at',
+    );
+    this.counts.relationsUpdated = updates.length;
+  }
+
+  // ---- deleteStale ----
+
+  /**
+   * Stored assets the payload does not name go (only those last written by the same source,
+   * when one is given), and so do the relations among the payload's assets it does not list.
+   */
+  private async deleteStale(
+    keptAssets: Set<string>,
+    relations: { existing: RelationRow[]; keptIds: Set<string> },
+  ): Promise<void> {
+    const { source } = this.payload;
+    const candidates = await this.sql.all<{ id: string }>(
+      source === null ? 'SELECT id FROM assets' : 'SELECT id FROM assets WHERE source = ?',
+      source === null ? [] : [source],
+    );
+    const stale = candidates.map((row) => row.id).filter((id) => !keptAssets.has(id));
+    for (const part of chunks(stale, this.rowsPerStatement(1))) {
+      this.counts.assetsDeleted += await this.sql.run(
+        `DELETE FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+    }
+    const unlisted = relations.existing
+      .filter(
+        (row) =>
+          keptAssets.has(row.source_asset_id) &&
+          keptAssets.has(row.target_asset_id) &&
+          !relations.keptIds.has(row.id),
+      )
+      .map((row) => row.id);
+    for (const part of chunks(unlisted, this.rowsPerStatement(1))) {
+      await this.sql.run(
+        `DELETE FROM relations WHERE id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+    }
+  }
+
+  // ---- helpers ----
+
+  private async existingIds(ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const part of chunks(ids, this.rowsPerStatement(1))) {
+      const rows = await this.sql.all<{ id: string }>(
+        `SELECT id FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
+        part,
+      );
+      for (const row of rows) found.add(row.id);
+    }
+    return found;
+  }
+
+  private async countRelations(): Promise<number> {
+    const [row] = await this.sql.all<{ count: number | string }>(
+      'SELECT COUNT(*) AS count FROM relations',
+    );
+    return Number(row.count);
+  }
+
+  private rowsPerStatement(columns: number): number {
+    return Math.min(5000, Math.floor(this.sql.maxParams / columns));
+  }
+
+  /** Multi-row INSERTs, as many rows a statement as the parameter limit allows. */
+  private async insertRows(
+    table: string,
+    columns: string[],
+    rows: unknown[][],
+    onConflict = '',
+  ): Promise<void> {
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    for (const part of chunks(rows, this.rowsPerStatement(columns.length))) {
+      await this.sql.run(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => row).join(', ')} ${onConflict}`,
+        part.flat(),
+      );
+    }
+  }
+}

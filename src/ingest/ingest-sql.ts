@@ -1,0 +1,83 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * The few SQL operations an ingestion needs, on its own connection and transaction. Statements
+ * are written once, with `?` placeholders, and run on either database.
+ */
+export interface IngestSql {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Most parameters one statement may bind. */
+  readonly maxParams: number;
+  all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a write; answers how many rows it changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
+  /** A timestamp as the database stores it. */
+  timestamp(date: Date): unknown;
+}
+
+// better-sqlite3 is synchronous: giving the event loop a turn after each statement keeps the
+// service answering (health probes included) while a large ingestion runs.
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class SqliteIngestSql implements IngestSql {
+  readonly dialect = 'sqlite';
+  readonly maxParams = 30_000;
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    private readonly yieldBetweenStatements: boolean,
+  ) {}
+
+  async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const rows = this.prepare(sql).all(...params) as T[];
+    if (this.yieldBetweenStatements) await yieldToEventLoop();
+    return rows;
+  }
+
+  async run(sql: string, params: unknown[] = []): Promise<number> {
+    const { changes } = this.prepare(sql).run(...params);
+    if (this.yieldBetweenStatements) await yieldToEventLoop();
+    return changes;
+  }
+
+  timestamp(date: Date): string {
+    // The format TypeORM writes SQLite datetimes in (UTC, milliseconds).
+    return date.toISOString().replace('T', ' ').replace('Z', '');
+  }
+
+  private prepare(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+export class PostgresIngestSql implements IngestSql {
+  readonly dialect = 'postgres';
+  readonly maxParams = 60_000;
+
+  constructor(private readonly runner: QueryRunner) {}
+
+  async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.runner.query(PostgresIngestSql.numbered(sql), params)) as T[];
+  }
+
+  async run(sql: string, params: unknown[] = []): Promise<number> {
+    const result = await this.runner.query(PostgresIngestSql.numbered(sql), params, true);
+    return result.affected ?? 0;
+  }
+
+  timestamp(date: Date): Date {
+    return date;
+  }
+
+  private static numbered(sql: string): string {
+    let position = 0;
+    return sql.replace(/\?/g, () => `$${++position}`);
+  }
+}

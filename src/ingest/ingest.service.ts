@@ -1,0 +1,97 @@
+import { ForbiddenException, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Database from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
+import type { Principal } from '../common/principal.js';
+import { Role, roleIncludes } from '../common/role.js';
+import { AppDataSource } from '../database/app-data-source.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
+import type { IngestResponse } from './dto/ingest-response.dto.js';
+import { parseIngestPayload } from './ingest-payload.js';
+import { IngestRun } from './ingest-run.js';
+import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
+
+// Serializes ingestions across every process sharing a PostgreSQL database.
+const POSTGRES_INGEST_LOCK = 7_402_151_001;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+@Injectable()
+export class IngestService {
+  constructor(@InjectDataSource() private readonly dataSource: AppDataSource) {}
+
+  async ingest(caller: Principal, body: unknown): Promise<IngestResponse> {
+    const started = performance.now();
+    const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
+    if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
+      throw new ForbiddenException('replace mode requires the admin role');
+    }
+    const payload = parseIngestPayload(body);
+    // One ingestion at a time in this process; the transaction also serializes across processes.
+    const counts = await this.dataSource.exclusiveWrites.run(() =>
+      this.inTransaction((sql) => new IngestRun(sql, payload).execute()),
+    );
+    return {
+      success: true,
+      stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
+    };
+  }
+
+  private inTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
+    return this.dataSource.options.type === 'postgres'
+      ? this.inPostgresTransaction(work)
+      : this.inSqliteTransaction(work);
+  }
+
+  /**
+   * On a connection of its own, so that requests served meanwhile neither see the transaction
+   * half done nor run inside it (WAL lets them read the last committed state).
+   */
+  private async inSqliteTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
+    const file = this.dataSource.options.database as string;
+    const inMemory = file === ':memory:';
+    // An in-memory database exists only on the service's own connection, so the ingestion runs
+    // there in one go, without letting other requests in between.
+    const db = inMemory
+      ? (this.dataSource.driver as unknown as { databaseConnection: Database.Database })
+          .databaseConnection
+      : new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    try {
+      if (!inMemory) {
+        db.pragma('foreign_keys = ON');
+        // Lets a write that passed the gate just before the lock was taken finish first.
+        await yieldToEventLoop();
+      }
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(new SqliteIngestSql(db, !inMemory));
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      if (!inMemory) db.close();
+    }
+  }
+
+  private async inPostgresTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      try {
+        await runner.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_INGEST_LOCK]);
+        const result = await work(new PostgresIngestSql(runner));
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        await runner.rollbackTransaction();
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}
