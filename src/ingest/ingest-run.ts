@@ -307,11 +307,12 @@ export class IngestRun {
 
   // ---- vulnerabilities ----
 
+  // As text: pg would parse a date column into a Date, while the payload holds 'YYYY-MM-DD'.
   private async storedVulnerabilities(assetIds: string[]) {
     const byAsset = new Map<string, VulnerabilityRow[]>();
     for (const part of chunks(assetIds, this.rowsPerStatement(1))) {
       const rows = await this.sql.all<VulnerabilityRow>(
-        `SELECT asset_id, id, score, summary, published_date FROM vulnerabilities WHERE asset_id IN (${part
+        `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities WHERE asset_id IN (${part
           .map(() => '?')
           .join(', ')})`,
         part,

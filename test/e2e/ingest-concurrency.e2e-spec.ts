@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { expectErrorBody, TestApp } from '../support/test-app.js';
+import {
+  createTestDatabase,
+  testingPostgres,
+  type TestDatabase,
+} from '../support/test-database.js';
+
+/**
+ * A scanner's payload: `count` assets with two vulnerabilities each, chained by relations; each
+ * prefix scans its own address range (`net`), so that no two payloads match by ip.
+ */
+function bigPayload(count: number, prefix: string, net: number) {
+  const assets = Array.from({ length: count }, (_v, i) => ({
+    id: `${prefix}-${i}`,
+    name: `${prefix} host ${i}`,
+    ip: `10.${net}.${(i >> 8) & 255}.${i & 255}`,
+    type: 'server',
+    vendor: 'Dell',
+    site: 'dc1',
+    risk_score: i % 101,
+    vulnerabilities: [
+      { id: 'CVE-2024-0001', score: 7.5, summary: 'first', publishedDate: '2024-01-01' },
+      { id: 'CVE-2024-0002', score: 3.1, summary: 'second', publishedDate: '2024-02-01' },
+    ],
+  }));
+  const relations = Array.from({ length: count - 1 }, (_v, i) => ({
+    sourceAssetId: `${prefix}-${i}`,
+    targetAssetId: `${prefix}-${i + 1}`,
+    type: 'link',
+  }));
+  return { options: { mode: 'merge', source: prefix }, assets, relations };
+}
+
+// On a file for SQLite (as in production): the ingestion then runs on its own connection.
+async function fileOrSchemaDatabase(): Promise<TestDatabase & { folder?: string }> {
+  if (testingPostgres()) return createTestDatabase();
+  const folder = mkdtempSync(join(tmpdir(), 'assetmap-ingest-'));
+  return {
+    url: `sqlite:${join(folder, 'assets.sqlite')}`,
+    drop: async () => rmSync(folder, { recursive: true, force: true }),
+  };
+}
+
+describe('ingestion under load and failure', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let editor: string;
+
+  const count = async (table: string) =>
+    Number(
+      (await t.dataSource.query<{ n: string | number }[]>(`SELECT COUNT(*) AS n FROM ${table}`))[0]
+        .n,
+    );
+
+  beforeAll(async () => {
+    database = await fileOrSchemaDatabase();
+    t = await TestApp.start({}, database);
+    editor = (await t.createUser('editor')).token;
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('keeps /api/health answering within 250 ms, and other requests served, during a large ingestion', async () => {
+    const payload = bigPayload(20_000, 'big', 1);
+    const ingestion = t.request('POST', '/api/integrations/ingest', {
+      token: editor,
+      body: payload,
+    });
+    let done = false;
+    void ingestion.then(() => (done = true));
+
+    const latencies: number[] = [];
+    let written: Awaited<ReturnType<TestApp['request']>> | undefined;
+    let listed: Awaited<ReturnType<TestApp['request']>> | undefined;
+    while (!done) {
+      const started = performance.now();
+      const health = await t.request('GET', '/api/health');
+      latencies.push(performance.now() - started);
+      expect(health.status).toBe(200);
+      if (!written && latencies.length === 3) {
+        // A write by another request meanwhile: neither refused as busy nor part of the ingestion.
+        [written, listed] = await Promise.all([
+          t.request('POST', '/api/assets', { token: editor, body: { name: 'written meanwhile' } }),
+          t.request('GET', '/api/assets?limit=1', { token: editor }),
+        ]);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const response = await ingestion;
+    expect(response.status).toBe(200);
+    expect(response.body.stats).toMatchObject({
+      assetsCreated: 20_000,
+      relationsCreated: 19_999,
+      vulnerabilities: 40_000,
+    });
+    expect(latencies.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...latencies)).toBeLessThan(250);
+    expect(written?.status).toBe(201);
+    expect(listed?.status).toBe(200);
+    expect(await count('assets')).toBe(20_001);
+    expect(await count('vulnerabilities')).toBe(40_000);
+  });
+
+  it('applies two concurrent ingestions in full, one after the other', async () => {
+    const [first, second] = await Promise.all([
+      t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        body: bigPayload(500, 'one', 2),
+      }),
+      t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        body: bigPayload(500, 'two', 3),
+      }),
+    ]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    for (const prefix of ['one', 'two']) {
+      const rows = await t.dataSource.query<{ n: string | number }[]>(
+        `SELECT COUNT(*) AS n FROM assets WHERE source = '${prefix}'`,
+      );
+      expect(Number(rows[0].n)).toBe(500);
+    }
+  });
+
+  it('leaves the store exactly as before when the write fails midway', async () => {
+    const before = {
+      assets: await count('assets'),
+      vulnerabilities: await count('vulnerabilities'),
+      relations: await count('relations'),
+      updated: await t.dataSource.query('SELECT id, name, updated_at FROM assets ORDER BY id'),
+    };
+    // Relations are written after assets and vulnerabilities: fail on the last of them.
+    if (testingPostgres()) {
+      await t.dataSource.query(`CREATE FUNCTION fail_midway() RETURNS trigger AS $$
+        BEGIN IF NEW.type = 'explode' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END
+        $$ LANGUAGE plpgsql`);
+      await t.dataSource.query(
+        'CREATE TRIGGER fail_midway BEFORE INSERT ON relations FOR EACH ROW EXECUTE FUNCTION fail_midway()',
+      );
+    } else {
+      await t.dataSource.query(`CREATE TRIGGER fail_midway BEFORE INSERT ON relations
+        WHEN NEW.type = 'explode' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    }
+    try {
+      const payload = bigPayload(3000, 'doomed', 4);
+      payload.assets.push({
+        ...payload.assets[0],
+        id: 'big-1',
+        name: 'renamed by doomed run',
+      } as never);
+      payload.relations.push({
+        sourceAssetId: 'doomed-0',
+        targetAssetId: 'big-5',
+        type: 'explode',
+      });
+      const response = await t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        body: payload,
+      });
+      expect(response.status).toBe(500);
+      expectErrorBody(response, /^Internal server error/);
+    } finally {
+      await t.dataSource.query(
+        testingPostgres() ? 'DROP TRIGGER fail_midway ON relations' : 'DROP TRIGGER fail_midway',
+      );
+    }
+    expect({
+      assets: await count('assets'),
+      vulnerabilities: await count('vulnerabilities'),
+      relations: await count('relations'),
+      updated: await t.dataSource.query('SELECT id, name, updated_at FROM assets ORDER BY id'),
+    }).toEqual(before);
+  });
+});

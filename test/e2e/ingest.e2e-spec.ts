@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { TestApp } from '../support/test-app.js';
+
+interface Stats {
+  assetsCreated: number;
+  assetsUpdated: number;
+  assetsDeleted: number;
+  relationsCreated: number;
+  relationsUpdated: number;
+  relationsDeleted: number;
+  vulnerabilities: number;
+}
+
+const NO_CHANGE: Stats = {
+  assetsCreated: 0,
+  assetsUpdated: 0,
+  assetsDeleted: 0,
+  relationsCreated: 0,
+  relationsUpdated: 0,
+  relationsDeleted: 0,
+  vulnerabilities: 0,
+};
+
+describe('ingestion semantics', () => {
+  let t: TestApp;
+  let admin: string;
+  let editor: string;
+
+  const ingest = async (body: object, token = editor) => {
+    const response = await t.request('POST', '/api/integrations/ingest', { token, body });
+    expect(response.status).toBe(200);
+    expect(response.body.success).toBe(true);
+    const { duration, ...stats } = response.body.stats;
+    expect(duration).toMatch(/^\d+ms$/);
+    return stats as Stats;
+  };
+  const assets = async () => {
+    const response = await t.request('GET', '/api/assets?limit=1000&sort=name', { token: editor });
+    return response.body.assets as Record<string, any>[];
+  };
+  const byName = async () => new Map((await assets()).map((a) => [a.name as string, a]));
+  const relations = async () =>
+    (await t.request('GET', '/api/relations', { token: editor })).body as Record<string, any>[];
+  /** Everything stored, timestamps included: what "unchanged" is checked against. */
+  const snapshot = async () => ({ assets: await assets(), relations: await relations() });
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    admin = await t.login();
+    editor = (await t.createUser('editor')).token;
+  });
+  beforeEach(async () => {
+    await ingest({ options: { mode: 'replace' } }, admin);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const scan = {
+    options: { mode: 'merge', source: 'nmap-dmz' },
+    assets: [
+      {
+        id: 'ext-fw',
+        name: 'fw',
+        ip: '10.0.0.1',
+        type: 'firewall',
+        vulnerabilities: [
+          { id: 'CVE-2024-0001', score: 9.8, summary: 'rce', publishedDate: '2024-01-02' },
+          { id: 'CVE-2024-0002', score: 4 },
+        ],
+      },
+      { id: 'ext-web', name: 'web', ip: '10.0.0.2', type: 'server', risk_score: 30 },
+      { name: 'printer', ip: '10.0.0.3' },
+    ],
+    relations: [
+      { sourceAssetId: 'ext-web', targetAssetId: 'ext-fw', type: 'route', toPorts: '443' },
+      { sourceAssetId: 'ext-fw', targetAssetId: 'ext-web', type: 'nat', direction: 'mono' },
+    ],
+  };
+
+  describe('merge', () => {
+    it('creates into an empty store, with exact stats', async () => {
+      expect(await ingest(scan)).toEqual({
+        ...NO_CHANGE,
+        assetsCreated: 3,
+        relationsCreated: 2,
+        vulnerabilities: 2,
+      });
+      const stored = await byName();
+      expect(stored.get('fw')).toMatchObject({
+        id: 'ext-fw',
+        ip: '10.0.0.1',
+        type: 'firewall',
+        source: 'nmap-dmz',
+        vulnerabilities: [
+          { id: 'CVE-2024-0001', score: 9.8, summary: 'rce', publishedDate: '2024-01-02' },
+          { id: 'CVE-2024-0002', score: 4, summary: null, publishedDate: null },
+        ],
+      });
+      expect(stored.get('printer')!.id).toMatch(/^[0-9a-f-]{36}$/);
+      const links = await relations();
+      expect(links).toHaveLength(2);
+      expect(links.find((r) => r.type === 'route')).toMatchObject({
+        sourceAssetId: 'ext-web',
+        targetAssetId: 'ext-fw',
+        direction: 'bi',
+        toPorts: '443',
+      });
+      expect(links.find((r) => r.type === 'nat')).toMatchObject({ direction: 'mono' });
+    });
+
+    it('is idempotent: the same payload again changes nothing', async () => {
+      await ingest(scan);
+      const before = await snapshot();
+      // The printer has no id: matched by its ip the second time.
+      expect(await ingest(scan)).toEqual(NO_CHANGE);
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('matches by ip, keeping the stored id, and updates only the fields given', async () => {
+      const created = await t.request('POST', '/api/assets', {
+        token: editor,
+        body: { name: 'switch', ip: '10.9.9.9', vendor: 'Cisco', model: 'C9300', site: 'paris' },
+      });
+      const stats = await ingest({
+        assets: [{ id: 'scanner-42', ip: '10.9.9.9', os_version: 'IOS 17', model: null }],
+      });
+      expect(stats).toEqual({ ...NO_CHANGE, assetsUpdated: 1 });
+      const stored = await assets();
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({
+        id: created.body.id,
+        name: 'switch',
+        ip: '10.9.9.9',
+        vendor: 'Cisco',
+        model: null,
+        site: 'paris',
+        os_version: 'IOS 17',
+        source: null,
+        createdAt: created.body.createdAt,
+      });
+      expect(stored[0].updatedAt > created.body.updatedAt).toBe(true);
+    });
+
+    it('matches the earliest created asset when several share the ip', async () => {
+      const first = await t.request('POST', '/api/assets', {
+        token: editor,
+        body: { name: 'old', ip: '10.5.5.5' },
+      });
+      // Distinct creation times, so that "earliest" is not decided by the id.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await t.request('POST', '/api/assets', {
+        token: editor,
+        body: { name: 'new', ip: '10.5.5.5' },
+      });
+      await ingest({ assets: [{ ip: '10.5.5.5', vendor: 'HP' }] });
+      const stored = await byName();
+      expect(stored.get('old')).toMatchObject({ id: first.body.id, vendor: 'HP' });
+      expect(stored.get('new')!.vendor).toBeNull();
+    });
+
+    it('matches by id before ip', async () => {
+      await ingest({
+        assets: [
+          { id: 'a', name: 'by-id', ip: '10.1.1.1' },
+          { id: 'b', name: 'by-ip', ip: '10.1.1.2' },
+        ],
+      });
+      expect(await ingest({ assets: [{ id: 'a', ip: '10.1.1.2', name: 'renamed' }] })).toEqual({
+        ...NO_CHANGE,
+        assetsUpdated: 1,
+      });
+      const stored = await byName();
+      expect(stored.get('renamed')).toMatchObject({ id: 'a', ip: '10.1.1.2' });
+      expect(stored.get('by-ip')).toMatchObject({ id: 'b', ip: '10.1.1.2' });
+    });
+
+    it('replaces the vulnerability list when given, keeps it when absent', async () => {
+      await ingest(scan);
+      expect(
+        await ingest({
+          assets: [{ id: 'ext-fw', vulnerabilities: [{ id: 'CVE-2025-9999', score: 5.5 }] }],
+        }),
+      ).toEqual({ ...NO_CHANGE, assetsUpdated: 1, vulnerabilities: 1 });
+      expect((await byName()).get('fw')!.vulnerabilities).toEqual([
+        { id: 'CVE-2025-9999', score: 5.5, summary: null, publishedDate: null },
+      ]);
+      await ingest({ assets: [{ id: 'ext-fw', risk_score: 80 }] });
+      expect((await byName()).get('fw')!.vulnerabilities).toHaveLength(1);
+      await ingest({ assets: [{ id: 'ext-fw', vulnerabilities: [] }] });
+      expect((await byName()).get('fw')!.vulnerabilities).toEqual([]);
+    });
+
+    it('updates a relation matched on (source, target, type), leaving absent fields', async () => {
+      await ingest(scan);
+      const before = (await relations()).find((r) => r.type === 'route')!;
+      expect(
+        await ingest({
+          relations: [
+            { sourceAssetId: 'ext-web', targetAssetId: 'ext-fw', type: 'route', protocol: 'tcp' },
+          ],
+        }),
+      ).toEqual({ ...NO_CHANGE, relationsUpdated: 1 });
+      const after = (await relations()).find((r) => r.type === 'route')!;
+      expect(after).toMatchObject({
+        id: before.id,
+        protocol: 'tcp',
+        toPorts: '443',
+        direction: 'bi',
+      });
+    });
+
+    it('links stored assets by their ids, and payload assets by the ids written in it', async () => {
+      const stored = await t.request('POST', '/api/assets', {
+        token: editor,
+        body: { name: 'db' },
+      });
+      expect(
+        await ingest({
+          assets: [{ id: 'app-1', name: 'app' }],
+          relations: [{ sourceAssetId: 'app-1', targetAssetId: stored.body.id, type: 'sql' }],
+        }),
+      ).toEqual({ ...NO_CHANGE, assetsCreated: 1, relationsCreated: 1 });
+      expect(await relations()).toEqual([
+        expect.objectContaining({
+          sourceAssetId: 'app-1',
+          targetAssetId: stored.body.id,
+          type: 'sql',
+        }),
+      ]);
+    });
+
+    it('resolves a payload id matched by ip to the stored id in relations', async () => {
+      const stored = await t.request('POST', '/api/assets', {
+        token: editor,
+        body: { name: 'router', ip: '10.7.7.7' },
+      });
+      await ingest({
+        assets: [
+          { id: 'scan-router', ip: '10.7.7.7' },
+          { id: 'scan-host', name: 'host' },
+        ],
+        relations: [{ sourceAssetId: 'scan-host', targetAssetId: 'scan-router', type: 'gw' }],
+      });
+      expect((await relations())[0]).toMatchObject({
+        sourceAssetId: 'scan-host',
+        targetAssetId: stored.body.id,
+      });
+    });
+
+    it('leaves diagrams alone', async () => {
+      await t.request('POST', '/api/diagrams', { token: editor, body: { name: 'kept' } });
+      await ingest(scan);
+      await ingest({ options: { mode: 'replace' } }, admin);
+      const diagrams = await t.request('GET', '/api/diagrams', { token: editor });
+      expect(diagrams.body.map((d: any) => d.name)).toEqual(['kept']);
+    });
+  });
+
+  describe('deleteStale', () => {
+    beforeEach(async () => {
+      await ingest(scan);
+      await ingest({
+        options: { source: 'nmap-lan' },
+        assets: [{ id: 'lan-1', name: 'lan host' }],
+        relations: [{ sourceAssetId: 'lan-1', targetAssetId: 'ext-web', type: 'http' }],
+      });
+      await t.request('POST', '/api/assets', { token: editor, body: { name: 'hand-made' } });
+    });
+
+    it('with source: deletes only that source’s assets the payload leaves out', async () => {
+      const stats = await ingest({
+        options: { source: 'nmap-dmz', deleteStale: true },
+        assets: [{ id: 'ext-web' }, { id: 'ext-fw' }],
+      });
+      // The printer goes; both dmz relations are among payload assets and unlisted: they go.
+      expect(stats).toEqual({ ...NO_CHANGE, assetsDeleted: 1, relationsDeleted: 2 });
+      expect([...(await byName()).keys()].sort()).toEqual(['fw', 'hand-made', 'lan host', 'web']);
+      expect((await relations()).map((r) => r.type)).toEqual(['http']);
+    });
+
+    it('without source: deletes every stored asset the payload leaves out', async () => {
+      const stats = await ingest({
+        options: { deleteStale: true },
+        assets: [{ id: 'ext-web' }, { id: 'ext-fw' }],
+        relations: [{ sourceAssetId: 'ext-web', targetAssetId: 'ext-fw', type: 'route' }],
+      });
+      // printer, lan host and hand-made go, with the http relation; nat is unlisted.
+      expect(stats).toEqual({ ...NO_CHANGE, assetsDeleted: 3, relationsDeleted: 2 });
+      expect([...(await byName()).keys()].sort()).toEqual(['fw', 'web']);
+      expect((await relations()).map((r) => r.type)).toEqual(['route']);
+    });
+  });
+
+  describe('append', () => {
+    it('creates every item, matching none', async () => {
+      await ingest(scan);
+      expect(
+        await ingest({ options: { mode: 'append' }, assets: [{ name: 'fw', ip: '10.0.0.1' }] }),
+      ).toEqual({ ...NO_CHANGE, assetsCreated: 1 });
+      expect((await assets()).filter((a) => a.ip === '10.0.0.1')).toHaveLength(2);
+    });
+  });
+
+  describe('replace', () => {
+    it('deletes the stored inventory, then creates the payload', async () => {
+      await ingest(scan);
+      await t.request('POST', '/api/assets', { token: editor, body: { name: 'hand-made' } });
+      const stats = await ingest(
+        {
+          options: { mode: 'replace' },
+          assets: [
+            { id: 'ext-fw', name: 'new-fw', vulnerabilities: [{ id: 'CVE-1' }] },
+            { id: 'x', name: 'x' },
+          ],
+          relations: [{ sourceAssetId: 'x', targetAssetId: 'ext-fw', type: 'link' }],
+        },
+        admin,
+      );
+      expect(stats).toEqual({
+        ...NO_CHANGE,
+        assetsCreated: 2,
+        assetsDeleted: 4,
+        relationsCreated: 1,
+        relationsDeleted: 2,
+        vulnerabilities: 1,
+      });
+      expect([...(await byName()).keys()].sort()).toEqual(['new-fw', 'x']);
+      expect((await byName()).get('new-fw')!.vulnerabilities).toHaveLength(1);
+    });
+  });
+});
