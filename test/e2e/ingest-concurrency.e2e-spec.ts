@@ -154,7 +154,7 @@ describe('ingestion under load and failure', () => {
         ...payload.assets[0],
         id: 'big-1',
         name: 'renamed by doomed run',
-      } as never);
+      });
       payload.relations.push({
         sourceAssetId: 'doomed-0',
         targetAssetId: 'big-5',
