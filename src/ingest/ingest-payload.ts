@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { isIP } from 'node:net';
+import { isAssetIp } from '../common/validators/asset-fields.validator.js';
 import { isPortList } from '../common/validators/port-list.validator.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
@@ -77,8 +77,8 @@ const RELATION_KEYS = new Set([
   'protocol',
   'toPorts',
 ]);
-// Printable characters only: an external id ends up in URLs and logs.
-const PRINTABLE = /^[\x20-\x7e\u00a0-\uffff]+$/u;
+// Printable characters only (no controls, no lone surrogates): an id ends up in URLs and logs.
+const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\u{10ffff}]+$/u;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function fail(message: string): never {
@@ -150,7 +150,7 @@ function parseAsset(value: unknown, index: number): IngestAsset {
   }
   if (value.name !== undefined) asset.fields.name = text(value.name, `${path}.name`, 1, 255);
   if (value.ip !== undefined) {
-    if (value.ip !== null && (typeof value.ip !== 'string' || isIP(value.ip) === 0)) {
+    if (value.ip !== null && !isAssetIp(value.ip)) {
       fail(`${path}.ip must be an IP address`);
     }
     asset.fields.ip = value.ip;

@@ -96,6 +96,7 @@ describe('assets', () => {
       ['a name that is not a string', { name: 42 }, /^name /],
       ['an invalid ip', { name: 'x', ip: '10.0.0.256' }, /^ip must be an IP address/],
       ['an ip that is a host name', { name: 'x', ip: 'router.local' }, /^ip /],
+      ['an IPv6 zone too long to store', { name: 'x', ip: `fe80::1%${'z'.repeat(60)}` }, /^ip /],
       ['a type over 64 characters', { name: 'x', type: 't'.repeat(65) }, /^type /],
       ['a vendor over 255 characters', { name: 'x', vendor: 'v'.repeat(256) }, /^vendor /],
       ['a model over 255 characters', { name: 'x', model: 'm'.repeat(256) }, /^model /],
