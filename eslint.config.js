@@ -32,6 +32,21 @@ export default tseslint.config(
     },
   },
   {
+    // Benchmark scripts are plain JavaScript run by Node; no type information there.
+    files: ['bench/**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: false, project: false },
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
+  },
+  {
     files: ['src/database/migrations/**/*.ts'],
     rules: { '@typescript-eslint/require-await': 'off' },
   },

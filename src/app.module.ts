@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AssetsModule } from './assets/assets.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { AccessGuard } from './common/guards/access.guard.js';
 import { AuthenticationGuard } from './common/guards/authentication.guard.js';
 import {
   GENERAL_THROTTLER,
@@ -51,11 +52,11 @@ export class AppModule {
         DiagramsModule,
         IngestModule,
       ],
-      // Order matters: who the caller is, then whether it is over its rate, then its role.
       providers: [
-        { provide: APP_GUARD, useClass: AuthenticationGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
-        { provide: APP_GUARD, useClass: RolesGuard },
+        AuthenticationGuard,
+        RateLimitGuard,
+        RolesGuard,
+        { provide: APP_GUARD, useClass: AccessGuard },
       ],
     };
   }

@@ -37,7 +37,12 @@ export class AssetsService {
   /** One page and the filtered total, in three queries whatever the page size. */
   async list(query: ListAssetsQueryDto): Promise<AssetListResponse> {
     const filtered = this.filteredAssets(query);
-    const total = await filtered.clone().getCount();
+    // COUNT(*) rather than getCount()'s COUNT(DISTINCT id): the same number, far cheaper.
+    const counted = await filtered
+      .clone()
+      .select('COUNT(*)', 'total')
+      .getRawOne<{ total: string | number }>();
+    const total = Number(counted?.total ?? 0);
 
     const descending = query.sort?.startsWith('-') ?? false;
     const field = (query.sort?.replace(/^-/, '') ?? 'createdAt') as AssetSortField;

@@ -1,9 +1,7 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { AuthGuard, type IAuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { API_KEY_PREFIX, API_KEY_STRATEGY, JWT_STRATEGY } from '../credentials.js';
-import { IS_PUBLIC } from '../decorators/public.decorator.js';
 
 /** Runs one passport strategy and turns its failure into a 401 that says what was wrong. */
 function strategyGuard(strategy: string): IAuthGuard {
@@ -21,23 +19,15 @@ function strategyGuard(strategy: string): IAuthGuard {
 }
 
 /**
- * Global guard: every route needs `Authorization: Bearer <token>` unless marked @Public().
+ * Needs `Authorization: Bearer <token>` (AccessGuard calls it for every route not @Public()).
  * The token's prefix picks the strategy, so an API key is never tried as a JWT or the reverse.
  */
 @Injectable()
-export class AuthenticationGuard implements CanActivate {
+export class AuthenticationGuard {
   private readonly jwt = strategyGuard(JWT_STRATEGY);
   private readonly apiKey = strategyGuard(API_KEY_STRATEGY);
 
-  constructor(private readonly reflector: Reflector) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (isPublic) return true;
-
+  async authenticate(context: ExecutionContext): Promise<boolean> {
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
     if (!header) throw new UnauthorizedException('Not authenticated: missing Authorization header');
     const match = /^Bearer +(\S+)$/i.exec(header);

@@ -5,7 +5,7 @@ import { REQUIRED_ROLE } from '../decorators/roles.decorator.js';
 import type { Principal } from '../principal.js';
 import { Role, roleIncludes } from '../role.js';
 
-/** Global guard: refuses with 403 a caller whose role is below the route's @Roles(). */
+/** Refuses with 403 a caller whose role is below the route's @Roles() (run by AccessGuard). */
 @Injectable()
 export class RolesGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
