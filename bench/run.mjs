@@ -88,8 +88,13 @@ function startService(databaseUrl, port) {
 
 function stop(child) {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', resolve);
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    // A process that has not shut down within 10 s is killed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 }
