@@ -43,6 +43,7 @@ export default tseslint.config(
         fetch: 'readonly',
         URL: 'readonly',
         setTimeout: 'readonly',
+        clearTimeout: 'readonly',
       },
     },
   },
