@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
+import type { AssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
@@ -29,27 +30,9 @@ const SELECT_ASSETS = 'SELECT * FROM assets';
 const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
 
-interface AssetRow {
-  id: string;
-  name: string;
-  ip: string | null;
-  type: string | null;
-  vendor: string | null;
-  model: string | null;
-  risk_score: number | null;
-  site: string | null;
-  os_version: string | null;
-  source: string | null;
+interface StoredAssetRow extends AssetRow {
   created_at: Date | string;
   updated_at: Date | string;
-}
-
-interface VulnerabilityRow {
-  asset_id: string;
-  id: string;
-  score: number | null;
-  summary: string | null;
-  published_date: string | null;
 }
 
 /** SQLite hands datetimes back as UTC text, PostgreSQL as Dates. */
@@ -57,7 +40,7 @@ function toDate(value: Date | string): Date {
   return typeof value === 'string' ? new Date(`${value.replace(' ', 'T')}Z`) : value;
 }
 
-function assetFromRow(row: AssetRow): Asset {
+function assetFromRow(row: StoredAssetRow): Asset {
   return Object.assign(new Asset(), {
     id: row.id,
     name: row.name,
@@ -110,7 +93,7 @@ export class AssetsService {
     const order = `${SORT_COLUMNS[field]} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
 
     const [counted] = await this.run<{ total: string | number }>(COUNT_ASSETS + where, parameters);
-    const rows = await this.run<AssetRow>(
+    const rows = await this.run<StoredAssetRow>(
       `${SELECT_ASSETS}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
       { ...parameters, limit: query.limit, offset: query.offset },
     );

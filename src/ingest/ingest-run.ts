@@ -8,6 +8,7 @@ import type {
   IngestVulnerability,
 } from './ingest-payload.js';
 import type { IngestSql } from './ingest-sql.js';
+import type { AssetRow, VulnerabilityRow } from '../assets/asset-rows.js';
 
 export interface IngestCounts {
   assetsCreated: number;
@@ -19,19 +20,6 @@ export interface IngestCounts {
   vulnerabilities: number;
 }
 
-interface AssetRow {
-  id: string;
-  name: string;
-  ip: string | null;
-  type: string | null;
-  vendor: string | null;
-  model: string | null;
-  risk_score: number | null;
-  site: string | null;
-  os_version: string | null;
-  source: string | null;
-}
-
 interface RelationRow {
   id: string;
   source_asset_id: string;
@@ -40,14 +28,6 @@ interface RelationRow {
   direction: string;
   protocol: string | null;
   to_ports: string | null;
-}
-
-interface VulnerabilityRow {
-  asset_id: string;
-  id: string;
-  score: number | null;
-  summary: string | null;
-  published_date: string | null;
 }
 
 const ASSET_FIELDS = [
