@@ -1,12 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
-import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '../common/decorators/public.decorator.js';
 import type { HealthResponse } from './dto/health-response.dto.js';
 import { HealthService } from './health.service.js';
 
-/** Probes for Kubernetes: public and never rate limited. */
+/** Probes for Kubernetes: public, so AccessGuard lets them through without rate limiting. */
 @Public()
-@SkipThrottle()
 @Controller('health')
 export class HealthController {
   constructor(private readonly health: HealthService) {}
