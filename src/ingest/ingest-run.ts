@@ -7,7 +7,7 @@ import type {
   IngestRelation,
   IngestVulnerability,
 } from './ingest-payload.js';
-import type { IngestSql } from './ingest-sql.js';
+import type { IngestSql, InsertColumn } from './ingest-sql.js';
 import type { AssetRow, VulnerabilityRow } from '../assets/asset-rows.js';
 
 export interface IngestCounts {
@@ -40,22 +40,33 @@ const ASSET_FIELDS = [
   'site',
   'os_version',
 ] as const;
-const ASSET_COLUMNS = ['id', ...ASSET_FIELDS, 'source', 'created_at', 'updated_at'];
+const text = (name: string): InsertColumn => ({ name, type: 'text' });
+const timestamps: InsertColumn[] = [
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'updated_at', type: 'timestamptz' },
+];
+const ASSET_COLUMNS: InsertColumn[] = [
+  ...['id', 'name', 'ip', 'type', 'vendor', 'model'].map(text),
+  { name: 'risk_score', type: 'integer' },
+  ...['site', 'os_version', 'source'].map(text),
+  ...timestamps,
+];
 const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source FROM assets`;
-const RELATION_COLUMNS = [
-  'id',
-  'source_asset_id',
-  'target_asset_id',
-  'type',
-  'direction',
-  'protocol',
-  'to_ports',
-  'created_at',
-  'updated_at',
+const RELATION_COLUMNS: InsertColumn[] = [
+  ...['id', 'source_asset_id', 'target_asset_id', 'type', 'direction', 'protocol', 'to_ports'].map(
+    text,
+  ),
+  ...timestamps,
 ];
 const RELATION_SELECT =
   'SELECT id, source_asset_id, target_asset_id, type, direction, protocol, to_ports FROM relations';
-const VULNERABILITY_COLUMNS = ['asset_id', 'id', 'score', 'summary', 'published_date'];
+const VULNERABILITY_COLUMNS: InsertColumn[] = [
+  text('asset_id'),
+  text('id'),
+  { name: 'score', type: 'double precision' },
+  text('summary'),
+  { name: 'published_date', type: 'date' },
+];
 
 const relationKey = (source: string, target: string, type: string) =>
   `${source}\u0000${target}\u0000${type}`;
@@ -270,13 +281,13 @@ export class IngestRun {
       now,
       now,
     ];
-    await this.insertRows('assets', ASSET_COLUMNS, creates.map(values));
+    await this.sql.insert('assets', ASSET_COLUMNS, creates.map(values));
     this.counts.assetsCreated = creates.length;
     // An upsert on the primary key updates many rows in one statement; created_at stays.
     const assignments = [...ASSET_FIELDS, 'source', 'updated_at']
       .map((column) => `${column} = excluded.${column}`)
       .join(', ');
-    await this.insertRows(
+    await this.sql.insert(
       'assets',
       ASSET_COLUMNS,
       updates.map(values),
@@ -320,7 +331,7 @@ export class IngestRun {
         .get(assetId)!
         .map((item) => [assetId, item.id, item.score, item.summary, item.publishedDate]),
     );
-    await this.insertRows('vulnerabilities', VULNERABILITY_COLUMNS, rows);
+    await this.sql.insert('vulnerabilities', VULNERABILITY_COLUMNS, rows);
     this.counts.vulnerabilities = rows.length;
   }
 
@@ -441,9 +452,9 @@ export class IngestRun {
       now,
       now,
     ];
-    await this.insertRows('relations', RELATION_COLUMNS, creates.map(values));
+    await this.sql.insert('relations', RELATION_COLUMNS, creates.map(values));
     this.counts.relationsCreated = creates.length;
-    await this.insertRows(
+    await this.sql.insert(
       'relations',
       RELATION_COLUMNS,
       updates.map(values),
@@ -513,21 +524,5 @@ export class IngestRun {
 
   private rowsPerStatement(columns: number): number {
     return Math.min(5000, Math.floor(this.sql.maxParams / columns));
-  }
-
-  /** Multi-row INSERTs, as many rows a statement as the parameter limit allows. */
-  private async insertRows(
-    table: string,
-    columns: string[],
-    rows: unknown[][],
-    onConflict = '',
-  ): Promise<void> {
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    for (const part of chunks(rows, this.rowsPerStatement(columns.length))) {
-      await this.sql.run(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${part.map(() => row).join(', ')} ${onConflict}`,
-        part.flat(),
-      );
-    }
   }
 }
