@@ -41,6 +41,14 @@ const relationRows = payload.relations.map((r, i) => [
   now,
 ]);
 
+const TYPES = {
+  risk_score: 'integer',
+  score: 'double precision',
+  published_date: 'date',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+};
+
 async function insert(table, columns, rows) {
   if (db.kind === 'sqlite') {
     // better-sqlite3's own fast path: one prepared statement, run per row.
@@ -48,6 +56,19 @@ async function insert(table, columns, rows) {
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
     for (const row of rows) statement.run(...row);
+    return;
+  }
+  if (db.kind === 'postgres') {
+    // pg's fast path: one array parameter per column, expanded by unnest.
+    const types = columns.map((column) => TYPES[column] ?? 'text');
+    const sql = `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`;
+    for (let i = 0; i < rows.length; i += 10_000) {
+      const part = rows.slice(i, i + 10_000);
+      await db.raw(
+        sql,
+        columns.map((_c, index) => part.map((row) => row[index])),
+      );
+    }
     return;
   }
   const per = Math.floor(30_000 / columns.length);
@@ -68,6 +89,7 @@ if (db.kind === 'postgres') {
     return sql.replace(/\?/g, () => `$${++n}`);
   };
   db.run = (sql, params) => client.query(numbered(sql), params);
+  db.raw = (sql, params) => client.query(sql, params);
   await client.query('BEGIN');
   await runInserts();
   await client.query('COMMIT');
