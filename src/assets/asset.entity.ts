@@ -1,11 +1,13 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
+/** Ids are UUIDs through the API; ingestion may supply its own, up to this length. */
+export const MAX_ASSET_ID_LENGTH = 200;
+
 @Entity('assets')
 // Default order of the list: creation time, ties broken by id.
 @Index(['createdAt', 'id'])
 export class Asset {
-  // A UUID when created through the API; ingestion may supply the caller's own id.
-  @PrimaryColumn({ type: 'varchar', length: 200 })
+  @PrimaryColumn({ type: 'varchar', length: MAX_ASSET_ID_LENGTH })
   id: string;
 
   @Column({ type: 'varchar', length: 255 })

@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import { MAX_ASSET_ID_LENGTH } from '../assets/asset.entity.js';
 import { isAssetIp } from '../common/validators/asset-fields.validator.js';
 import { isPortList } from '../common/validators/port-list.validator.js';
 
@@ -145,7 +146,7 @@ function parseAsset(value: unknown, index: number): IngestAsset {
   rejectUnknown(value, ASSET_KEYS, path);
   const asset: IngestAsset = { index, fields: {} };
   if (value.id !== undefined) {
-    asset.id = text(value.id, `${path}.id`, 1, 200);
+    asset.id = text(value.id, `${path}.id`, 1, MAX_ASSET_ID_LENGTH);
     if (!PRINTABLE.test(asset.id)) fail(`${path}.id must hold printable characters only`);
   }
   if (value.name !== undefined) asset.fields.name = text(value.name, `${path}.name`, 1, 255);
@@ -194,8 +195,8 @@ function parseRelation(value: unknown, index: number): IngestRelation {
   rejectUnknown(value, RELATION_KEYS, path);
   const relation: IngestRelation = {
     index,
-    sourceAssetId: text(value.sourceAssetId, `${path}.sourceAssetId`, 1, 200),
-    targetAssetId: text(value.targetAssetId, `${path}.targetAssetId`, 1, 200),
+    sourceAssetId: text(value.sourceAssetId, `${path}.sourceAssetId`, 1, MAX_ASSET_ID_LENGTH),
+    targetAssetId: text(value.targetAssetId, `${path}.targetAssetId`, 1, MAX_ASSET_ID_LENGTH),
     type: text(value.type, `${path}.type`, 1, 64),
   };
   if (relation.sourceAssetId === relation.targetAssetId) {

@@ -3,10 +3,8 @@ import { IsOptionalText } from '../../common/validators/optional-text.validator.
 import { IsPortList } from '../../common/validators/port-list.validator.js';
 import { OmittableButNotNull } from '../../common/validators/required-on-update.validator.js';
 import { IsText } from '../../common/validators/text.validator.js';
+import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
 import { RelationDirection } from '../relation.entity.js';
-
-/** Asset ids are at most 200 characters (ingestion may supply its own). */
-export const MAX_ASSET_ID_LENGTH = 200;
 
 export class CreateRelationDto {
   @IsText(MAX_ASSET_ID_LENGTH)
