@@ -169,7 +169,7 @@ export class IngestRun {
     const byId = new Map<string, AssetRow>();
     for (const part of chunks(
       assets.flatMap((asset) => (asset.id ? [asset.id] : [])),
-      this.rowsPerStatement(1),
+      this.idsPerStatement,
     )) {
       const rows = await this.sql.all<AssetRow>(
         `${ASSET_SELECT} WHERE id IN (${part.map(() => '?').join(', ')})`,
@@ -185,7 +185,7 @@ export class IngestRun {
       ),
     ];
     const byIp = new Map<string, AssetRow>();
-    for (const part of chunks(unmatchedIps, this.rowsPerStatement(1))) {
+    for (const part of chunks(unmatchedIps, this.idsPerStatement)) {
       const rows = await this.sql.all<AssetRow>(
         `${ASSET_SELECT} WHERE ip IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
         part,
@@ -301,7 +301,7 @@ export class IngestRun {
   // As text: pg would parse a date column into a Date, while the payload holds 'YYYY-MM-DD'.
   private async storedVulnerabilities(assetIds: string[]) {
     const byAsset = new Map<string, VulnerabilityRow[]>();
-    for (const part of chunks(assetIds, this.rowsPerStatement(1))) {
+    for (const part of chunks(assetIds, this.idsPerStatement)) {
       const rows = await this.sql.all<VulnerabilityRow>(
         `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities WHERE asset_id IN (${part
           .map(() => '?')
@@ -320,7 +320,7 @@ export class IngestRun {
   /** Each given list replaces the asset's stored one. */
   private async writeVulnerabilities(lists: Map<string, IngestVulnerability[]>): Promise<void> {
     const assetIds = [...lists.keys()];
-    for (const part of chunks(assetIds, this.rowsPerStatement(1))) {
+    for (const part of chunks(assetIds, this.idsPerStatement)) {
       await this.sql.run(
         `DELETE FROM vulnerabilities WHERE asset_id IN (${part.map(() => '?').join(', ')})`,
         part,
@@ -428,7 +428,7 @@ export class IngestRun {
 
   private async relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
     const rows: RelationRow[] = [];
-    for (const part of chunks(sourceIds, this.rowsPerStatement(1))) {
+    for (const part of chunks(sourceIds, this.idsPerStatement)) {
       rows.push(
         ...(await this.sql.all<RelationRow>(
           `${RELATION_SELECT} WHERE source_asset_id IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
@@ -479,7 +479,7 @@ export class IngestRun {
       source === null ? [] : [source],
     );
     const stale = candidates.map((row) => row.id).filter((id) => !keptAssets.has(id));
-    for (const part of chunks(stale, this.rowsPerStatement(1))) {
+    for (const part of chunks(stale, this.idsPerStatement)) {
       this.counts.assetsDeleted += await this.sql.run(
         `DELETE FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
@@ -493,7 +493,7 @@ export class IngestRun {
           !relations.keptIds.has(row.id),
       )
       .map((row) => row.id);
-    for (const part of chunks(unlisted, this.rowsPerStatement(1))) {
+    for (const part of chunks(unlisted, this.idsPerStatement)) {
       await this.sql.run(
         `DELETE FROM relations WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
@@ -505,7 +505,7 @@ export class IngestRun {
 
   private async existingIds(ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (const part of chunks(ids, this.rowsPerStatement(1))) {
+    for (const part of chunks(ids, this.idsPerStatement)) {
       const rows = await this.sql.all<{ id: string }>(
         `SELECT id FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
@@ -522,7 +522,8 @@ export class IngestRun {
     return Number(row.count);
   }
 
-  private rowsPerStatement(columns: number): number {
-    return Math.min(5000, Math.floor(this.sql.maxParams / columns));
+  /** How many ids one `IN (...)` lookup or delete binds. */
+  private get idsPerStatement(): number {
+    return Math.min(5000, this.sql.maxParams);
   }
 }
