@@ -19,6 +19,9 @@ function notLastAdmin(postgres: boolean): string {
   return `(role <> :admin OR (SELECT COUNT(*) FROM (${admins}) admins) > 1)`;
 }
 
+/** A user as a session token's check needs it. */
+export type SessionUser = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'>;
+
 @Injectable()
 export class UsersService {
   private readonly notLastAdmin: string;
@@ -32,6 +35,22 @@ export class UsersService {
 
   findById(id: string): Promise<User | null> {
     return this.users.findOneBy({ id });
+  }
+
+  /**
+   * What authenticating a session token needs, by hand-written SQL: it runs on every request,
+   * and TypeORM building the same SELECT each time cost a noticeable share of a short one.
+   */
+  async findSessionUser(id: string): Promise<SessionUser | null> {
+    const { manager } = this.users;
+    const [sql, values] = manager.connection.driver.escapeQueryWithParameters(
+      'SELECT id, email, name, role, token_version FROM users WHERE id = :id',
+      { id },
+    );
+    const [row] = await manager.query<
+      (Omit<SessionUser, 'tokenVersion'> & { token_version: number })[]
+    >(sql, values);
+    return row ? { ...row, tokenVersion: Number(row.token_version) } : null;
   }
 
   async getById(id: string): Promise<User> {

@@ -26,7 +26,7 @@ export class IngestService {
     if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
       throw new ForbiddenException('replace mode requires the admin role');
     }
-    const payload = parseIngestPayload(body);
+    const payload = await parseIngestPayload(body);
     // One ingestion at a time in this process; the transaction also serializes across processes.
     const counts = await this.dataSource.exclusiveWrites.run(() =>
       this.inTransaction((sql) => new IngestRun(sql, payload).execute()),

@@ -265,6 +265,11 @@ const INVALID: [string, unknown, RegExp][] = [
     /^assets\[2\]\.vulnerabilities\[2\]\.publishedDate /,
   ],
   [
+    'a publishedDate of February 29th in a common year',
+    withVulnerability({ id: 'CVE-2024-2', publishedDate: '2023-02-29' }),
+    /^assets\[2\]\.vulnerabilities\[2\]\.publishedDate /,
+  ],
+  [
     'a publishedDate of "yesterday"',
     withVulnerability({ id: 'CVE-2024-2', publishedDate: 'yesterday' }),
     /^assets\[2\]\.vulnerabilities\[2\]\.publishedDate /,

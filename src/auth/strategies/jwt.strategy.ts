@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
@@ -22,7 +23,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: config.jwt.secret,
+      // A KeyObject: given the string, jsonwebtoken first tries (and fails) to parse it as a PEM
+      // public key on every request, which was a quarter of an authenticated request's time.
+      secretOrKey: createSecretKey(Buffer.from(config.jwt.secret, 'utf8')) as unknown as string,
       // Pinned: a token naming another algorithm (or "none") is refused before its signature.
       algorithms: ['HS256'],
       ignoreExpiration: false,
@@ -32,7 +35,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   /** Re-read on every request: a deleted user's token stops working, a new role applies at once. */
   async validate(payload: SessionTokenPayload): Promise<Principal | false> {
     if (typeof payload.sub !== 'string' || typeof payload.ver !== 'number') return false;
-    const user = await this.users.findById(payload.sub);
+    const user = await this.users.findSessionUser(payload.sub);
     if (!user || user.tokenVersion !== payload.ver) return false;
     return toPrincipal(user);
   }
