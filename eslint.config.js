@@ -3,7 +3,17 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'data/', 'node_modules/', '**/*.cjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/',
+      '.e2e-dist/',
+      'coverage/',
+      'data/',
+      'node_modules/',
+      '**/*.cjs',
+      'jest.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

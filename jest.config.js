@@ -12,9 +12,11 @@ export default {
   setupFiles: ['<rootDir>/test/support/jest/esm-preload.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
-    'node_modules/@nestjs/throttler/.+\\.js$':
+    'node_modules/(@nestjs/throttler|@fastify/static)/.+\\.js$':
       '<rootDir>/test/support/jest/esm-globals-transformer.cjs',
   },
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/throttler/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs/throttler|@fastify/static)/)'],
+  // Where tests that run the service as a process keep its build (test/support/service-process.ts).
+  modulePathIgnorePatterns: ['<rootDir>/.e2e-dist/'],
   testTimeout: 30_000,
 };

@@ -1,38 +1,50 @@
 import 'reflect-metadata';
-import {
-  BadRequestException,
-  ConsoleLogger,
-  type LoggerService,
-  type LogLevel,
-} from '@nestjs/common';
+import { BadRequestException, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './common/json-depth.js';
+import { JsonLogger } from './common/logging/json-logger.js';
+import { RequestLogController } from './common/logging/request-log.controller.js';
+import { requestIdOf } from './common/logging/request-id.js';
+import { DOCS_PREFIX, securityHeaderSets } from './common/security-headers.js';
+import { setupOpenApi } from './common/openapi/openapi.js';
 import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
+import { HealthService } from './health/health.service.js';
 import { INGEST_PATH } from './ingest/ingest.controller.js';
 import type { AppConfig, LogLevelName } from './config/app-config.js';
 
 /** Body limit of every route but ingestion, which sets its own. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-const NEST_LOG_LEVELS: Record<LogLevelName, LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  verbose: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
+const PINO_LEVELS: Record<LogLevelName, string> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  info: 'info',
+  debug: 'debug',
+  verbose: 'trace',
 };
 
+/** Sent with every answer over HTTPS (our own TLS, or a trusted proxy's X-Forwarded-Proto). */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** A hop count becomes "the first n hops from this server" (Fastify's own number fails closed). */
+function trustProxyOption(
+  trust: AppConfig['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export interface CreateAppOptions {
-  /** Replaces the console logger (tests read what the service logs). */
+  /** Replaces the JSON logger for Nest's own messages (tests read what the service logs). */
   logger?: LoggerService;
+  /** Where the JSON log lines go instead of stdout. */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -51,14 +63,24 @@ export async function createApp(
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Ingested asset ids may be 200 characters long, more once percent-encoded.
     routerOptions: { maxParamLength: 1000 },
-    trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
+    trustProxy: trustProxyOption(config.trustProxy),
+    genReqId: requestIdOf,
+    // A request that still reaches us while closing (a kept-alive connection) is served, with
+    // Connection: close, rather than answered by Fastify's 503 in a body of its own shape.
+    return503OnClosing: false,
+    logger: {
+      level: PINO_LEVELS[config.logLevel],
+      ...(options.logStream && { stream: options.logStream }),
+      formatters: { level: (label: string) => ({ level: label }) },
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    },
+    logController: new RequestLogController(),
+    childLoggerFactory: RequestLogController.childLoggerFactory,
     ...(config.tls && {
       https: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
     }),
   });
-  const logger =
-    options.logger ?? new ConsoleLogger({ logLevels: NEST_LOG_LEVELS[config.logLevel] });
+  const logger = options.logger ?? new JsonLogger(adapter.getInstance().log);
   // bodyParser off: Fastify's own JSON parser is the only one; anything else is a 415.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger,
@@ -66,6 +88,19 @@ export async function createApp(
   });
 
   const fastify = app.getHttpAdapter().getInstance();
+  const { api: apiHeaders, docs: docsHeaders } = securityHeaderSets();
+  const health = app.get(HealthService);
+  // On sending rather than on receiving: an answer to a request that came in before SIGTERM
+  // must close its connection too, or that idle keep-alive connection holds the server open.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    // Routes are registered with their prefix, so this is a plain string test.
+    reply.headers(request.url.startsWith(DOCS_PREFIX) ? docsHeaders : apiHeaders);
+    reply.header('x-request-id', request.id);
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    // Draining: each connection ends after its answer, so clients reconnect to another replica.
+    if (health.shuttingDown) reply.header('connection', 'close');
+    done(null, payload);
+  });
   fastify.removeContentTypeParser('text/plain');
   // Fastify's JSON parser (prototype-poisoning safe), but an empty body is no body rather than
   // a 400: clients send Content-Type: application/json on bodiless DELETEs.
@@ -74,7 +109,9 @@ export async function createApp(
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
     void parseJson(request, body as string, (error, value) => {
-      if (!error && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+      // Ingestion's own validator never recurses, and the walk costs time on bulk bodies.
+      const bulk = request.routeOptions.url === INGEST_PATH;
+      if (!error && !bulk && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
         return done(new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`));
       }
       done(error, value);
@@ -89,13 +126,15 @@ export async function createApp(
   app.useGlobalFilters(filter);
   app.useGlobalPipes(new PathParamPipe(), createValidationPipe());
   app.setGlobalPrefix('api');
+  setupOpenApi(app, config.version);
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
-      allowedHeaders: ['Authorization', 'Content-Type'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+      exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id'],
     });
   }
-  app.enableShutdownHooks();
+  // No enableShutdownHooks: main.ts runs the shutdown sequence (common/lifecycle) itself.
 
   await app.init();
   return app;

@@ -1,15 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AssetsModule } from './assets/assets.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AccessGuard } from './common/guards/access.guard.js';
 import { AuthenticationGuard } from './common/guards/authentication.guard.js';
-import {
-  GENERAL_THROTTLER,
-  LOGIN_THROTTLER,
-  RateLimitGuard,
-} from './common/guards/rate-limit.guard.js';
+import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
 import { RolesGuard } from './common/guards/roles.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -22,29 +18,12 @@ import { RelationsModule } from './relations/relations.module.js';
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const window = config.rateLimit.windowSeconds * 1000;
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.database),
-        ThrottlerModule.forRoot({
-          // blockDuration 0: a sliding window, no extra penalty once the window has room again.
-          throttlers: [
-            {
-              name: GENERAL_THROTTLER,
-              ttl: window,
-              limit: config.rateLimit.limit,
-              blockDuration: 0,
-            },
-            {
-              name: LOGIN_THROTTLER,
-              ttl: window,
-              limit: config.rateLimit.loginLimit,
-              blockDuration: 0,
-            },
-          ],
-        }),
+        DatabaseModule.forRoot(config),
+        RateLimitModule.forRoot(config),
         AuthModule,
         HealthModule,
         AssetsModule,

@@ -1,25 +1,18 @@
-import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig, type AppConfig } from './config/app-config.js';
-
-function readConfig(): AppConfig {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  try {
-    return loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`Configuration error: ${error.message}`);
-    process.exit(1);
-  }
-}
+import { readConfig } from './config/read-config.js';
 
 const config = readConfig();
+// The rest is loaded only once the configuration is known to be good.
+const { Logger } = await import('@nestjs/common');
+const { createApp } = await import('./app.factory.js');
+const { shutDownOnSignals } = await import('./common/lifecycle/graceful-shutdown.js');
+
+const app = await createApp(config);
+const logger = new Logger('Main');
 if (config.jwt.generated) {
-  console.warn(
+  logger.warn(
     'JWT_SECRET is not set: using a random secret, so session tokens end with this process',
   );
 }
-// Loaded only once the configuration is known to be good.
-const { createApp } = await import('./app.factory.js');
-const app = await createApp(config);
+shutDownOnSignals(app, config.shutdownDelaySeconds * 1000);
 await app.listen(config.port, config.host);
-console.log(`Asset Map ${config.version} listening on ${await app.getUrl()}`);
+logger.log(`Asset Map ${config.version} listening on ${await app.getUrl()}`);

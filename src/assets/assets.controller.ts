@@ -10,38 +10,86 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Roles } from '../common/decorators/roles.decorator.js';
+import {
+  ApiAuthenticated,
+  ApiErrorResponses,
+  ApiJsonBodyErrors,
+} from '../common/openapi/api-error-responses.decorator.js';
 import { Role } from '../common/role.js';
 import { AssetsService } from './assets.service.js';
-import type { AssetListResponse } from './dto/asset-list-response.dto.js';
-import type { AssetResponse } from './dto/asset-response.dto.js';
+import { AssetListResponse } from './dto/asset-list-response.dto.js';
+import { AssetResponse } from './dto/asset-response.dto.js';
 import { CreateAssetDto } from './dto/create-asset.dto.js';
 import { ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
 import { UpdateAssetDto } from './dto/update-asset.dto.js';
 
+const ASSET_ID = ApiParam({
+  name: 'id',
+  description: 'The asset id: a UUID, or the id given at ingestion',
+});
+const EDITOR_ONLY = 'The caller is a viewer: writing assets requires the editor role';
+const NO_ASSET = { status: 404, description: 'No asset has this id' } as const;
+
 /** Everyone signed in reads; editors and admins write. */
+@ApiTags('assets')
+@ApiAuthenticated()
 @Controller('assets')
 export class AssetsController {
   constructor(private readonly assets: AssetsService) {}
 
   @Get()
+  @ApiOperation({
+    summary: 'List assets',
+    description: 'One page of the assets matching the filters, and how many match in all.',
+  })
+  @ApiOkResponse({ type: AssetListResponse })
+  @ApiErrorResponses({ status: 400, description: 'A query parameter is unknown or invalid' })
   list(@Query() query: ListAssetsQueryDto): Promise<AssetListResponse> {
     return this.assets.list(query);
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get an asset, with its vulnerabilities' })
+  @ASSET_ID
+  @ApiOkResponse({ type: AssetResponse })
+  @ApiErrorResponses(NO_ASSET)
   get(@Param('id') id: string): Promise<AssetResponse> {
     return this.assets.get(id);
   }
 
   @Roles(Role.Editor)
   @Post()
+  @ApiOperation({
+    summary: 'Create an asset (editor)',
+    description:
+      'The id is generated (a UUID); `id`, `source` and `vulnerabilities` are written by ingestion only.',
+  })
+  @ApiCreatedResponse({ type: AssetResponse, description: 'The created asset' })
+  @ApiJsonBodyErrors()
+  @ApiErrorResponses({ status: 403, description: EDITOR_ONLY })
   create(@Body() dto: CreateAssetDto): Promise<AssetResponse> {
     return this.assets.create(dto);
   }
 
   @Roles(Role.Editor)
   @Put(':id')
+  @ApiOperation({
+    summary: 'Update an asset (editor)',
+    description: 'Any subset of the writable fields; null clears an optional one.',
+  })
+  @ASSET_ID
+  @ApiOkResponse({ type: AssetResponse, description: 'The updated asset' })
+  @ApiJsonBodyErrors()
+  @ApiErrorResponses({ status: 403, description: EDITOR_ONLY }, NO_ASSET)
   update(@Param('id') id: string, @Body() dto: UpdateAssetDto): Promise<AssetResponse> {
     return this.assets.update(id, dto);
   }
@@ -49,6 +97,13 @@ export class AssetsController {
   @Roles(Role.Editor)
   @Delete(':id')
   @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({
+    summary: 'Delete an asset (editor)',
+    description: 'Its vulnerabilities and every relation touching it are deleted with it.',
+  })
+  @ASSET_ID
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrorResponses({ status: 403, description: EDITOR_ONLY }, NO_ASSET)
   remove(@Param('id') id: string): Promise<void> {
     return this.assets.remove(id);
   }

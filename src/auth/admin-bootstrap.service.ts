@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  ConflictException,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Role } from '../common/role.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -24,7 +30,7 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
       await this.users.create({ email, name: 'Administrator', password, role: Role.Admin });
     } catch (error) {
       // Another replica starting at the same moment created it first.
-      if (isUniqueViolation(error)) return;
+      if (error instanceof ConflictException || isUniqueViolation(error)) return;
       throw error;
     }
     if (this.config.admin.password) {

@@ -2,6 +2,9 @@ import type { Principal } from '../common/principal.js';
 import type { User } from './user.entity.js';
 
 /** The request's caller, with the user's role as it stands now in the database. */
-export function toPrincipal(user: User, apiKeyId: string | null = null): Principal {
+export function toPrincipal(
+  user: Pick<User, 'id' | 'email' | 'name' | 'role'>,
+  apiKeyId: string | null = null,
+): Principal {
   return { userId: user.id, email: user.email, name: user.name, role: user.role, apiKeyId };
 }

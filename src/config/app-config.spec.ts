@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       redisUrl: null,
       ingestMaxBytes: 67108864,
       logLevel: 'info',
+      runMigrations: true,
+      shutdownDelaySeconds: 0,
     });
     expect(config.jwt.generated).toBe(true);
     expect(config.jwt.secret.length).toBeGreaterThanOrEqual(32);
@@ -53,6 +55,8 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       INGEST_MAX_BYTES: '1048576',
       LOG_LEVEL: 'debug',
+      RUN_MIGRATIONS: 'false',
+      SHUTDOWN_DELAY_S: '5',
     });
     expect(config).toMatchObject({
       production: true,
@@ -63,12 +67,26 @@ describe('loadConfig', () => {
       admin: { email: 'root@example.com', password: 'a-long-admin-password' },
       corsOrigins: ['https://ui.example.com', 'http://localhost:5173'],
       tls: { certFile: '/tls/cert.pem', keyFile: '/tls/key.pem' },
-      trustProxy: true,
+      trustProxy: 1,
       rateLimit: { limit: 50, windowSeconds: 10, loginLimit: 5 },
       redisUrl: 'redis://127.0.0.1:6379',
       ingestMaxBytes: 1048576,
       logLevel: 'debug',
+      runMigrations: false,
+      shutdownDelaySeconds: 5,
     });
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['true', 1],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, fd00::/8', ['10.0.0.0/8', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%s as %p', (raw, expected) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 
   it('takes sqlite::memory: and sqlite:<file>', () => {
@@ -104,6 +122,11 @@ describe('loadConfig', () => {
     [{ TLS_CERT_FILE: '/tls/cert.pem' }, 'TLS_KEY_FILE'],
     [{ TLS_KEY_FILE: '/tls/key.pem' }, 'TLS_CERT_FILE'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '100' }, 'TRUST_PROXY'],
+    [{ RUN_MIGRATIONS: 'sometimes' }, 'RUN_MIGRATIONS'],
+    [{ SHUTDOWN_DELAY_S: '60' }, 'SHUTDOWN_DELAY_S'],
     [{ RATE_LIMIT: '0' }, 'RATE_LIMIT'],
     [{ RATE_LIMIT_WINDOW_S: '-1' }, 'RATE_LIMIT_WINDOW_S'],
     [{ LOGIN_RATE_LIMIT: '1.5' }, 'LOGIN_RATE_LIMIT'],

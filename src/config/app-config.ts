@@ -16,11 +16,16 @@ export interface AppConfig {
   admin: { email: string; password: string | null };
   corsOrigins: string[];
   tls: { certFile: string; keyFile: string } | null;
-  trustProxy: boolean;
+  /** false, a number of proxy hops to trust, or the proxies' addresses / CIDR ranges. */
+  trustProxy: false | number | string[];
   rateLimit: { limit: number; windowSeconds: number; loginLimit: number };
   redisUrl: string | null;
   ingestMaxBytes: number;
   logLevel: LogLevelName;
+  /** Run pending migrations at start (a PostgreSQL advisory lock keeps replicas from racing). */
+  runMigrations: boolean;
+  /** After SIGTERM, readiness answers 503 this long before the server stops taking requests. */
+  shutdownDelaySeconds: number;
 }
 
 /** A bad environment variable; its message is the one line printed before exiting. */
@@ -145,6 +150,8 @@ export function loadConfig(env: Env): AppConfig {
     );
   }
 
+  const trustProxy = readTrustProxy(get('TRUST_PROXY'), fail);
+
   const redisUrl = get('REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) {
     fail('REDIS_URL', 'must start with redis:// or rediss://');
@@ -165,7 +172,7 @@ export function loadConfig(env: Env): AppConfig {
     admin: { email: adminEmail, password: adminPassword },
     corsOrigins,
     tls: certFile && keyFile ? { certFile, keyFile } : null,
-    trustProxy: boolean('TRUST_PROXY', false),
+    trustProxy,
     rateLimit: {
       limit: integer('RATE_LIMIT', 1000, 1, 1_000_000_000),
       windowSeconds: integer('RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
@@ -174,5 +181,40 @@ export function loadConfig(env: Env): AppConfig {
     redisUrl,
     ingestMaxBytes: integer('INGEST_MAX_BYTES', 64 * 1024 * 1024, 1024, 2 ** 31 - 1),
     logLevel: logLevel as LogLevelName,
+    runMigrations: boolean('RUN_MIGRATIONS', true),
+    shutdownDelaySeconds: integer('SHUTDOWN_DELAY_S', 0, 0, 25),
   };
+}
+
+/**
+ * `true` trusts one hop, the ingress in front: the client address is then the last one that
+ * ingress appended to X-Forwarded-For, so a client cannot pick its own by sending the header.
+ */
+function readTrustProxy(
+  raw: string | undefined,
+  fail: (name: string, why: string) => never,
+): false | number | string[] {
+  const value = raw?.toLowerCase();
+  if (value === undefined || ['false', 'no', '0'].includes(value)) return false;
+  if (['true', 'yes'].includes(value)) return 1;
+  if (/^\d+$/.test(value)) {
+    if (Number(value) > 20) fail('TRUST_PROXY', `must count at most 20 hops, got "${raw}"`);
+    return Number(value);
+  }
+  const proxies = value.split(',').map((entry) => entry.trim());
+  for (const proxy of proxies) {
+    const [address, prefix, extra] = proxy.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk =
+      prefix === undefined ||
+      (/^\d+$/.test(prefix) && Number(prefix) <= bits && extra === undefined);
+    if (family === 0 || !prefixOk) {
+      fail(
+        'TRUST_PROXY',
+        `must be true, false, a hop count, or proxy addresses / CIDR ranges, got "${proxy}"`,
+      );
+    }
+  }
+  return proxies;
 }

@@ -1,5 +1,8 @@
-import { DataSource, type QueryRunner } from 'typeorm';
+import { DataSource, type Migration, type QueryRunner } from 'typeorm';
 import { AsyncLock } from './async-lock.js';
+
+// Any constant not used by another advisory lock of the service (ingestion uses 7402151001).
+const MIGRATION_LOCK_ID = 7402151000;
 
 const NAIVE_TIMESTAMP_TYPES = new Set<unknown>([Date, 'timestamp', 'timestamp without time zone']);
 
@@ -15,6 +18,22 @@ export class AppDataSource extends DataSource {
    * better-sqlite3's busy handler (and failing with "database is locked" after the timeout).
    */
   readonly exclusiveWrites = new AsyncLock();
+
+  /**
+   * Applies pending migrations. On PostgreSQL, replicas starting together (or a migration Job
+   * beside them) take turns on an advisory lock; whoever comes second finds nothing left to do.
+   */
+  async migrate(): Promise<Migration[]> {
+    if (this.options.type !== 'postgres') return this.runMigrations();
+    const runner = this.createQueryRunner();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+      return await this.runMigrations();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+      await runner.release();
+    }
+  }
 
   override async initialize(): Promise<this> {
     await super.initialize();

@@ -1,24 +1,36 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { DatabaseConfig } from '../config/app-config.js';
+import type { AppConfig } from '../config/app-config.js';
 import { AppDataSource } from './app-data-source.js';
 import { databaseOptions } from './database-options.js';
 
 @Module({})
 export class DatabaseModule {
-  /** Connects and applies pending migrations before the application starts serving. */
-  static forRoot(database: DatabaseConfig): DynamicModule {
+  /**
+   * Connects and, unless RUN_MIGRATIONS=false (a migration Job runs them), applies pending
+   * migrations before the application starts serving. Without them it refuses a stale schema.
+   */
+  static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           // Fail fast (no retries): an orchestrator restarts the process, a developer sees the error.
           useFactory: () => ({
-            ...databaseOptions(database),
-            migrationsRun: true,
+            ...databaseOptions(config.database),
             retryAttempts: 0,
           }),
-          dataSourceFactory: (options) => new AppDataSource(options!).initialize(),
+          dataSourceFactory: async (options) => {
+            const dataSource = await new AppDataSource(options!).initialize();
+            if (config.runMigrations) await dataSource.migrate();
+            else if (await dataSource.showMigrations()) {
+              await dataSource.destroy();
+              throw new Error(
+                'The database schema is not up to date and RUN_MIGRATIONS=false: run the migrations first (node dist/migrate.js)',
+              );
+            }
+            return dataSource;
+          },
         }),
       ],
     };

@@ -11,6 +11,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 @Injectable()
 export class HealthService {
   private readonly startedAt = Date.now();
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -22,8 +23,18 @@ export class HealthService {
     return this.response('Asset Map is running');
   }
 
-  /** Readiness: the database answers a trivial query in time. */
+  /** From SIGTERM on, readiness fails so that the orchestrator stops routing requests here. */
+  beginShutdown(): void {
+    this.stopping = true;
+  }
+
+  get shuttingDown(): boolean {
+    return this.stopping;
+  }
+
+  /** Readiness: not shutting down, and the database answers a trivial query in time. */
   async ready(): Promise<HealthResponse> {
+    if (this.stopping) throw new ServiceUnavailableException('Not ready: shutting down');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timed out')), READINESS_TIMEOUT_MS);

@@ -50,3 +50,23 @@ describe('rate limiting', () => {
     }
   });
 });
+
+describe('rate limiting with REDIS_URL when Redis cannot be reached', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // Nothing listens on this port: the service starts anyway and does not limit.
+    t = await TestApp.start({ REDIS_URL: 'redis://127.0.0.1:6390', RATE_LIMIT: '2' });
+  });
+  afterAll(() => t.close());
+
+  it('serves requests without a limit rather than refusing them, and says so in the log', async () => {
+    const token = await t.login();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await t.request('GET', '/api/auth/me', { token })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(t.logger.text()).toMatch(/Redis unavailable, rate limits not enforced/);
+  });
+});

@@ -333,6 +333,9 @@ describe('users (admin only)', () => {
         ['a name of 256 characters', 'name', { name: 'n'.repeat(256) }],
         ['an unknown role', 'role', { role: 'root', name: 'Should Not Apply' }],
         ['a password of 11 characters', 'password', { password: 'p'.repeat(11) }],
+        ['a null name', 'name', { name: null }],
+        ['a null role', 'role', { role: null }],
+        ['a null password', 'password', { password: null }],
         ['an e-mail (not updatable)', 'email', { email: 'changed@example.com' }],
         ['an unknown property', 'isAdmin', { isAdmin: true }],
       ];

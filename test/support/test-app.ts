@@ -22,18 +22,29 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+export interface StartOptions {
+  /** Nest's messages go to the JSON log as in production, instead of the capture logger. */
+  jsonLogs?: boolean;
+}
+
 /** The real service, booted as main.ts boots it, listening on a free port of the loopback. */
 export class TestApp {
   private constructor(
     readonly app: NestFastifyApplication,
     readonly config: AppConfig,
     readonly logger: CaptureLogger,
+    /** Every JSON line the service logged (request lines, and Nest's with `jsonLogs`). */
+    readonly logLines: string[],
     readonly baseUrl: string,
     private readonly database: TestDatabase | null,
   ) {}
 
   /** Boots on a database of its own, dropped on close, or on the one given, left to its owner. */
-  static async start(env: Record<string, string> = {}, shared?: TestDatabase): Promise<TestApp> {
+  static async start(
+    env: Record<string, string> = {},
+    shared?: TestDatabase,
+    options: StartOptions = {},
+  ): Promise<TestApp> {
     const database = shared ?? (await createTestDatabase());
     const config = loadConfig({
       DATABASE_URL: database.url,
@@ -44,34 +55,34 @@ export class TestApp {
       ...env,
     });
     const logger = new CaptureLogger();
-    const app = await createApp(config, { logger });
+    const logLines: string[] = [];
+    const app = await createApp(config, {
+      logger: options.jsonLogs ? undefined : logger,
+      logStream: { write: (line) => void logLines.push(line) },
+    });
     await app.listen(0, '127.0.0.1');
-    return new TestApp(app, config, logger, await app.getUrl(), shared ? null : database);
+    const { port } = app.getHttpServer().address() as { port: number };
+    // Over TLS, the name the tests' self-signed certificate is made out to.
+    const baseUrl = config.tls ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
+    return new TestApp(app, config, logger, logLines, baseUrl, shared ? null : database);
+  }
+
+  /** The log lines parsed, optionally only those with the given message. */
+  logEntries(message?: string): Record<string, any>[] {
+    const entries = this.logLines.map((line) => JSON.parse(line) as Record<string, any>);
+    return message === undefined ? entries : entries.filter((entry) => entry.msg === message);
   }
 
   get dataSource(): DataSource {
     return this.app.get(DataSource);
   }
 
-  async request<T = any>(
+  request<T = any>(
     method: string,
     path: string,
     options: RequestOptions = {},
   ): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | Buffer | undefined = options.rawBody;
-    if (options.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      body = JSON.stringify(options.body);
-    }
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text === '' ? undefined : JSON.parse(text),
-    };
+    return httpRequest<T>(this.baseUrl, method, path, options);
   }
 
   async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<string> {
@@ -102,6 +113,29 @@ export class TestApp {
     await this.app.close();
     await this.database?.drop();
   }
+}
+
+/** One call of the API over HTTP, its JSON body parsed. */
+export async function httpRequest<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 /** Every error answer has exactly one field, `error`, a non-empty sentence. */

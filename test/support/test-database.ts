@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -15,9 +18,27 @@ export function testingPostgres(): boolean {
   return /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? '');
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl || !testingPostgres()) return { url: 'sqlite::memory:', drop: async () => {} };
+/** A PostgreSQL server for tests that need one whatever TEST_DATABASE_URL says. */
+export const POSTGRES_SERVER_URL = testingPostgres()
+  ? process.env.TEST_DATABASE_URL!
+  : 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * `file`: on SQLite, a database file (for a service in another process) instead of memory.
+ * `postgres`: a schema on that PostgreSQL server, whatever TEST_DATABASE_URL says.
+ */
+export async function createTestDatabase(
+  options: { file?: boolean; postgres?: string } = {},
+): Promise<TestDatabase> {
+  const serverUrl = options.postgres ?? process.env.TEST_DATABASE_URL;
+  if (!serverUrl || !/^postgres(ql)?:/.test(serverUrl)) {
+    if (!options.file) return { url: 'sqlite::memory:', drop: async () => {} };
+    const dir = mkdtempSync(join(tmpdir(), 'asset-map-test-'));
+    return {
+      url: `sqlite:${join(dir, 'assetmap.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
 
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });

@@ -1,23 +1,54 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Asset } from '../asset.entity.js';
 import type { Vulnerability } from '../vulnerability.entity.js';
-import {
-  toVulnerabilityResponse,
-  type VulnerabilityResponse,
-} from './vulnerability-response.dto.js';
+import { toVulnerabilityResponse, VulnerabilityResponse } from './vulnerability-response.dto.js';
 
 export class AssetResponse {
+  @ApiProperty({
+    description: 'A UUID, or the id given at ingestion (1 to 200 printable characters)',
+    example: '6f1c2a7e-4b0d-4c8e-9a51-2f3d7b9e0c11',
+  })
   id: string;
+
+  @ApiProperty({ example: 'core-switch' })
   name: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'IPv4 or IPv6', example: '10.0.0.1' })
   ip: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'switch' })
   type: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Cisco' })
   vendor: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Catalyst 9300' })
   model: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, example: 40 })
   risk_score: number | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'paris' })
   site: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'IOS-XE 17.9' })
   os_version: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The ingestion feed (options.source) that last wrote the asset',
+    example: 'nmap-dmz',
+  })
   source: string | null;
+
+  @ApiProperty({ type: () => [VulnerabilityResponse], description: 'Possibly empty' })
   vulnerabilities: VulnerabilityResponse[];
+
+  @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 }
 

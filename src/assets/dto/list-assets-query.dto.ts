@@ -1,6 +1,11 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
-import { IsPageLimit, IsPageOffset } from '../../common/validators/paging.validator.js';
+import {
+  IsPageLimit,
+  IsPageOffset,
+  MAX_PAGE_SIZE,
+} from '../../common/validators/paging.validator.js';
 
 export const ASSET_SORT_FIELDS = [
   'name',
@@ -17,23 +22,50 @@ const SORT_VALUES = ASSET_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
 export class ListAssetsQueryDto {
   @IsPageLimit()
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: 100,
+    description: 'Page size; plain digits only',
+  })
   limit: number = 100;
 
   @IsPageOffset()
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    default: 0,
+    description: 'Assets to skip; plain digits only',
+  })
   offset: number = 0;
 
   /** Case-insensitive substring of name, ip, vendor, model, site, type or os_version. */
   @IsOptionalText()
+  @ApiPropertyOptional({
+    maxLength: 255,
+    description:
+      'Case-insensitive substring of name, ip, vendor, model, site, type or os_version (`%` and `_` are plain characters)',
+    example: 'paris',
+  })
   search?: string;
 
   @IsOptionalText(64)
+  @ApiPropertyOptional({ maxLength: 64, description: 'Exact type', example: 'server' })
   type?: string;
 
   @IsOptionalText()
+  @ApiPropertyOptional({ maxLength: 255, description: 'Exact site', example: 'paris' })
   site?: string;
 
   /** A field, `-` in front for descending. */
   @IsOptional()
   @IsIn(SORT_VALUES, { message: `sort must be one of ${SORT_VALUES.join(', ')}` })
+  @ApiPropertyOptional({
+    enum: SORT_VALUES,
+    description:
+      'A field, `-` in front for descending; missing values sort last ascending, first descending. Default: createdAt, then id',
+    example: '-risk_score',
+  })
   sort?: string;
 }

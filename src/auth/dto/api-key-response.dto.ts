@@ -1,11 +1,31 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { ApiKey } from '../api-key.entity.js';
 
 export class ApiKeyResponse {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ example: 'nightly scan' })
   name: string;
+
+  @ApiProperty({
+    description: 'The public start of the key, to tell keys apart',
+    example: 'amk_3f9c0a1b2c4d',
+  })
   prefix: string;
+
+  @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null: never' })
   expiresAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Written at most once a minute; null: never used',
+  })
   lastUsedAt: string | null;
 }
 

@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { IsJsonObject } from '../../common/validators/json-object.validator.js';
 import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
@@ -12,17 +13,38 @@ export const DIAGRAM_VISIBILITIES = Object.values(DiagramVisibility);
 
 export class CreateDiagramDto {
   @IsText()
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Paris DC' })
   name: string;
 
   @IsOptionalText(2000)
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2000,
+    example: 'Core network of the Paris site',
+  })
   description?: string | null;
 
   // Left out means the default; null is refused rather than read as "the default".
   @OmittableButNotNull()
   @IsIn(DIAGRAM_VISIBILITIES)
+  @ApiPropertyOptional({
+    enum: DiagramVisibility,
+    enumName: 'DiagramVisibility',
+    default: DiagramVisibility.Private,
+    description: 'private: the owner and admins only; public: every signed-in user reads it',
+  })
   visibility?: DiagramVisibility;
 
   @OmittableButNotNull()
   @IsJsonObject(MAX_CONTENT_BYTES)
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    default: {},
+    description:
+      'Any JSON object, kept as given: at most 1 MiB as compact UTF-8 JSON and 100 levels deep; cannot be null. The UI stores {"nodes": [{"assetId", "x", "y"}], "edges": [{"relationId"}]}',
+    example: { nodes: [{ assetId: 'core-switch', x: 10, y: 20 }], edges: [] },
+  })
   content?: Record<string, unknown>;
 }

@@ -1,26 +1,25 @@
-import type { Diagram, DiagramVisibility } from '../diagram.entity.js';
+import { ApiProperty } from '@nestjs/swagger';
+import type { Diagram } from '../diagram.entity.js';
+import {
+  DiagramSummaryResponse,
+  toDiagramSummaryResponse,
+} from './diagram-summary-response.dto.js';
 
-export class DiagramResponse {
-  id: string;
-  name: string;
-  description: string | null;
-  visibility: DiagramVisibility;
-  ownerId: string | null;
+/** A diagram whole: its summary and its `content`. */
+export class DiagramResponse extends DiagramSummaryResponse {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The JSON object as it was given, keys in the same order',
+    example: { nodes: [{ assetId: 'core-switch', x: 10, y: 20 }], edges: [] },
+  })
   content: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export function toDiagramResponse(diagram: Diagram): DiagramResponse {
   return {
-    id: diagram.id,
-    name: diagram.name,
-    description: diagram.description,
-    visibility: diagram.visibility,
-    ownerId: diagram.ownerId,
+    ...toDiagramSummaryResponse(diagram),
     // Stored as JSON text rather than a JSON column type, so keys come back in the order sent.
     content: JSON.parse(diagram.content) as Record<string, unknown>,
-    createdAt: diagram.createdAt.toISOString(),
-    updatedAt: diagram.updatedAt.toISOString(),
   };
 }

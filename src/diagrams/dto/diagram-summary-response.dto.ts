@@ -1,13 +1,32 @@
-import type { Diagram, DiagramVisibility } from '../diagram.entity.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { DiagramVisibility, type Diagram } from '../diagram.entity.js';
 
 /** A diagram as the list shows it: everything but `content`, which can be large. */
 export class DiagramSummaryResponse {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ example: 'Paris DC' })
   name: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Core network of the Paris site' })
   description: string | null;
+
+  @ApiProperty({ enum: DiagramVisibility, enumName: 'DiagramVisibility' })
   visibility: DiagramVisibility;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The user who created it; null once that user is deleted',
+  })
   ownerId: string | null;
+
+  @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 }
 

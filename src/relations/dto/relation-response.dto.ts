@@ -1,14 +1,32 @@
-import type { Relation, RelationDirection } from '../relation.entity.js';
+import { ApiProperty } from '@nestjs/swagger';
+import { RelationDirection, type Relation } from '../relation.entity.js';
 
 export class RelationResponse {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ example: 'web-01' })
   sourceAssetId: string;
+
+  @ApiProperty({ example: 'core-switch' })
   targetAssetId: string;
+
+  @ApiProperty({ example: 'uplink' })
   type: string;
+
+  @ApiProperty({ enum: RelationDirection, enumName: 'RelationDirection', example: 'bi' })
   direction: RelationDirection;
+
+  @ApiProperty({ type: String, nullable: true, example: 'tcp' })
   protocol: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '443,8000-8080' })
   toPorts: string | null;
+
+  @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 }
 

@@ -1,16 +1,20 @@
-// Jest on Node 20 cannot require() an ES module, which @nestjs/throttler (CommonJS) does with
-// @nestjs/common and @nestjs/core (ESM only since Nest 12); Node itself can. This rewrites those
-// requires to the very module instances that esm-preload.ts imported, so that one copy of each
-// exists, as in production. Only @nestjs/throttler's files pass through here.
-const ESM_ONLY = ['@nestjs/common', '@nestjs/core'];
+// Jest on Node 20 cannot require() an ES module; Node itself can. @nestjs/throttler (CommonJS)
+// requires @nestjs/common and @nestjs/core (ESM only since Nest 12), @fastify/static requires
+// content-disposition (ESM only since 2.0). This rewrites those requires to the very module
+// instances that esm-preload.ts imported, so that one copy of each exists, as in production.
+// Only those two packages' files pass through here (jest.config.js).
+const ESM_ONLY = ['@nestjs/common', '@nestjs/core', 'content-disposition'];
 
 module.exports = {
   process(source) {
     let code = source;
     for (const name of ESM_ONLY) {
+      const instance = `globalThis.__jestEsmModules[${JSON.stringify(name)}]`;
       code = code
         .split(`require("${name}")`)
-        .join(`globalThis.__jestEsmModules[${JSON.stringify(name)}]`);
+        .join(instance)
+        .split(`require('${name}')`)
+        .join(instance);
     }
     return { code };
   },

@@ -1,7 +1,8 @@
-// Loads the ESM-only Nest packages before any test module links, for esm-globals-transformer.cjs.
+// Loads the ESM-only packages that CommonJS dependencies require() before any test module links, for esm-globals-transformer.cjs.
 const modules = {
   '@nestjs/common': await import('@nestjs/common'),
   '@nestjs/core': await import('@nestjs/core'),
+  'content-disposition': await import('content-disposition'),
 };
 (globalThis as { __jestEsmModules?: typeof modules }).__jestEsmModules = modules;
 

@@ -1,0 +1,35 @@
+// Online backup of the SQLite database (`node dist/backup.js <target file>`), safe while the
+// service runs: SQLite's backup API copies a consistent snapshot, WAL content included.
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { readConfig } from './config/read-config.js';
+
+const target = process.argv[2];
+const config = readConfig();
+if (!target) {
+  console.error('Usage: node dist/backup.js <target file>');
+  process.exit(2);
+}
+if (config.database.kind !== 'sqlite' || config.database.file === ':memory:') {
+  console.error('This backs up a SQLite database file; back up PostgreSQL with pg_dump');
+  process.exit(2);
+}
+if (!existsSync(config.database.file)) {
+  console.error(`No database at ${config.database.file}`);
+  process.exit(1);
+}
+if (existsSync(target)) {
+  console.error(`${target} exists already; choose a new file`);
+  process.exit(1);
+}
+// Not read-only: reading a WAL database may need to create its shared-memory file.
+const database = new Database(config.database.file, { fileMustExist: true, timeout: 10_000 });
+try {
+  const { totalPages } = await database.backup(target);
+  console.log(`Backed up ${config.database.file} to ${target} (${totalPages} pages)`);
+} catch (error) {
+  console.error(`Backup failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  database.close();
+}
