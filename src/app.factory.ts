@@ -106,12 +106,12 @@ export async function createApp(
   // a 400: clients send Content-Type: application/json on bodiless DELETEs.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    void parseJson(request, body as string, (error, value) => {
-      // Ingestion's own validator never recurses, and the walk costs time on bulk bodies.
-      const bulk = request.routeOptions.url === INGEST_PATH;
-      if (!error && !bulk && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    // Bulk bodies are parsed off the event loop, by the ingestion service (parseJsonInWorker).
+    if (request.routeOptions.url === INGEST_PATH) return done(null, body);
+    void parseJson(request, body.toString(), (error, value) => {
+      if (!error && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
         return done(new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`));
       }
       done(error, value);

@@ -68,6 +68,9 @@ const VULNERABILITY_COLUMNS: InsertColumn[] = [
   { name: 'published_date', type: 'date' },
 ];
 
+/** Items handled between two turns of the event loop. */
+const ITEMS_PER_TURN = 5_000;
+
 const relationKey = (source: string, target: string, type: string) =>
   `${source}\u0000${target}\u0000${type}`;
 
@@ -154,12 +157,12 @@ export class IngestRun {
       if (clash)
         throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
     }
-    for (const asset of this.payload.assets) {
+    await this.inTurns(this.payload.assets, (asset) => {
       const row = this.newAssetRow(asset);
       resolvedIds.set(asset, row.id);
       creates.push(row);
       if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
-    }
+    });
     return { resolvedIds, creates, updates: [] as AssetRow[], vulnerabilityLists };
   }
 
@@ -200,7 +203,7 @@ export class IngestRun {
     const updates: AssetRow[] = [];
     const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
     const matchedWithVulnerabilities: string[] = [];
-    for (const asset of assets) {
+    await this.inTurns(assets, (asset) => {
       const match =
         (asset.id ? byId.get(asset.id) : undefined) ??
         (asset.fields.ip ? byIp.get(asset.fields.ip) : undefined);
@@ -209,7 +212,7 @@ export class IngestRun {
         resolvedIds.set(asset, row.id);
         creates.push(row);
         if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
-        continue;
+        return;
       }
       const earlier = matchedBy.get(match.id);
       if (earlier) {
@@ -226,19 +229,19 @@ export class IngestRun {
         vulnerabilityLists.set(match.id, asset.vulnerabilities);
         matchedWithVulnerabilities.push(match.id);
       }
-    }
+    });
 
     // A list equal to the stored one is no change: running the same payload twice writes nothing.
     const stored = await this.storedVulnerabilities(matchedWithVulnerabilities);
     const updated = new Set(updates.map((row) => row.id));
-    for (const id of matchedWithVulnerabilities) {
+    await this.inTurns(matchedWithVulnerabilities, (id) => {
       if (sameVulnerabilities(stored.get(id) ?? [], vulnerabilityLists.get(id)!)) {
         vulnerabilityLists.delete(id);
       } else if (!updated.has(id)) {
         // A new list is a change of the asset even when its own fields are the same.
         updates.push(this.mergedRow(matchedRows.get(id)!, matchedBy.get(id)!.fields, true)!);
       }
-    }
+    });
     return { resolvedIds, creates, updates, vulnerabilityLists };
   }
 
@@ -281,7 +284,7 @@ export class IngestRun {
       now,
       now,
     ];
-    await this.sql.insert('assets', ASSET_COLUMNS, creates.map(values));
+    await this.sql.insert('assets', ASSET_COLUMNS, await this.mapInTurns(creates, values));
     this.counts.assetsCreated = creates.length;
     // An upsert on the primary key updates many rows in one statement; created_at stays.
     const assignments = [...ASSET_FIELDS, 'source', 'updated_at']
@@ -290,7 +293,7 @@ export class IngestRun {
     await this.sql.insert(
       'assets',
       ASSET_COLUMNS,
-      updates.map(values),
+      await this.mapInTurns(updates, values),
       `ON CONFLICT (id) DO UPDATE SET ${assignments}`,
     );
     this.counts.assetsUpdated = updates.length;
@@ -326,11 +329,12 @@ export class IngestRun {
         part,
       );
     }
-    const rows = assetIds.flatMap((assetId) =>
-      lists
-        .get(assetId)!
-        .map((item) => [assetId, item.id, item.score, item.summary, item.publishedDate]),
-    );
+    const rows: unknown[][] = [];
+    await this.inTurns(assetIds, (assetId) => {
+      for (const item of lists.get(assetId)!) {
+        rows.push([assetId, item.id, item.score, item.summary, item.publishedDate]);
+      }
+    });
     await this.sql.insert('vulnerabilities', VULNERABILITY_COLUMNS, rows);
     this.counts.vulnerabilities = rows.length;
   }
@@ -360,7 +364,7 @@ export class IngestRun {
       }
       return id;
     };
-    const resolved = this.payload.relations.map((relation) => ({
+    const resolved = await this.mapInTurns(this.payload.relations, (relation) => ({
       relation,
       source: resolve(relation, 'sourceAssetId'),
       target: resolve(relation, 'targetAssetId'),
@@ -381,7 +385,7 @@ export class IngestRun {
       if (!existingByKey.has(key)) existingByKey.set(key, row);
     }
     const seen = new Map<string, number>();
-    for (const { relation, source, target } of resolved) {
+    await this.inTurns(resolved, ({ relation, source, target }) => {
       if (source === target) {
         throw new BadRequestException(
           `relations[${relation.index}] links an asset to itself once its ends are resolved`,
@@ -406,7 +410,7 @@ export class IngestRun {
           protocol: relation.protocol ?? null,
           to_ports: relation.toPorts ?? null,
         });
-        continue;
+        return;
       }
       keptIds.add(match.id);
       const merged: RelationRow = {
@@ -422,7 +426,7 @@ export class IngestRun {
       ) {
         updates.push(merged);
       }
-    }
+    });
     return { creates, updates, keptIds, existing };
   }
 
@@ -452,12 +456,12 @@ export class IngestRun {
       now,
       now,
     ];
-    await this.sql.insert('relations', RELATION_COLUMNS, creates.map(values));
+    await this.sql.insert('relations', RELATION_COLUMNS, await this.mapInTurns(creates, values));
     this.counts.relationsCreated = creates.length;
     await this.sql.insert(
       'relations',
       RELATION_COLUMNS,
-      updates.map(values),
+      await this.mapInTurns(updates, values),
       'ON CONFLICT (id) DO UPDATE SET direction = excluded.direction, protocol = excluded.protocol, to_ports = excluded.to_ports, updated_at = excluded.updated_at',
     );
     this.counts.relationsUpdated = updates.length;
@@ -502,6 +506,24 @@ export class IngestRun {
   }
 
   // ---- helpers ----
+
+  /**
+   * Visits a hundred thousand items in turns of a few thousand, letting other requests be
+   * served in between (where the connection allows it), as statements do.
+   */
+  private async inTurns<T>(items: T[], visit: (item: T) => void): Promise<void> {
+    for (let start = 0; start < items.length; start += ITEMS_PER_TURN) {
+      if (start > 0) await this.sql.pause();
+      const end = Math.min(items.length, start + ITEMS_PER_TURN);
+      for (let index = start; index < end; index++) visit(items[index]);
+    }
+  }
+
+  private async mapInTurns<T, U>(items: T[], map: (item: T) => U): Promise<U[]> {
+    const mapped: U[] = [];
+    await this.inTurns(items, (item) => mapped.push(map(item)));
+    return mapped;
+  }
 
   private async existingIds(ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();

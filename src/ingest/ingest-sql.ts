@@ -20,6 +20,8 @@ export interface IngestSql {
   run(sql: string, params?: unknown[]): Promise<number>;
   /** A timestamp as the database stores it. */
   timestamp(date: Date): unknown;
+  /** Gives other requests a turn of the event loop, where the connection allows it. */
+  pause(): Promise<void>;
   /** Inserts rows (values in column order) in as few statements as the database allows. */
   insert(
     table: string,
@@ -49,14 +51,18 @@ export class SqliteIngestSql implements IngestSql {
 
   async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     const rows = this.prepare(sql).all(...params) as T[];
-    if (this.yieldBetweenStatements) await yieldToEventLoop();
+    await this.pause();
     return rows;
   }
 
   async run(sql: string, params: unknown[] = []): Promise<number> {
     const { changes } = this.prepare(sql).run(...params);
-    if (this.yieldBetweenStatements) await yieldToEventLoop();
+    await this.pause();
     return changes;
+  }
+
+  pause(): Promise<void> {
+    return this.yieldBetweenStatements ? yieldToEventLoop() : Promise.resolve();
   }
 
   timestamp(date: Date): string {
@@ -112,6 +118,10 @@ export class PostgresIngestSql implements IngestSql {
 
   timestamp(date: Date): Date {
     return date;
+  }
+
+  pause(): Promise<void> {
+    return yieldToEventLoop();
   }
 
   /**

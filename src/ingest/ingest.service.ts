@@ -6,8 +6,10 @@ import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
+import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
-import { parseIngestPayload } from './ingest-payload.js';
+import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
+import { parseJsonInWorker } from './json-worker.js';
 import { IngestRun } from './ingest-run.js';
 import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
 
@@ -20,13 +22,10 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export class IngestService {
   constructor(@InjectDataSource() private readonly dataSource: AppDataSource) {}
 
-  async ingest(caller: Principal, body: unknown): Promise<IngestResponse> {
+  /** `raw` is the JSON body as the HTTP layer hands it over (a Buffer), or a parsed value. */
+  async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
     const started = performance.now();
-    const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
-    if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
-      throw new ForbiddenException('replace mode requires the admin role');
-    }
-    const payload = await parseIngestPayload(body);
+    const payload = await this.readPayload(caller, raw);
     // One ingestion at a time in this process; the transaction also serializes across processes.
     const counts = await this.dataSource.exclusiveWrites.run(() =>
       this.inTransaction((sql) => new IngestRun(sql, payload).execute()),
@@ -35,6 +34,17 @@ export class IngestService {
       success: true,
       stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
     };
+  }
+
+  // Apart from ingest(), so that the parsed body, as large again as the payload, can be
+  // collected before the writes start rather than stay referenced until the answer.
+  private async readPayload(caller: Principal, raw: unknown): Promise<IngestPayload> {
+    const body = Buffer.isBuffer(raw) ? await parseJsonInWorker(raw) : raw;
+    const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
+    if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
+      throw new ForbiddenException('replace mode requires the admin role');
+    }
+    return parseIngestPayload(body);
   }
 
   private inTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
@@ -59,6 +69,8 @@ export class IngestService {
     try {
       if (!inMemory) {
         db.pragma('foreign_keys = ON');
+        // The checkpoint after a large commit runs in a worker instead (checkpointInBackground).
+        db.pragma('wal_autocheckpoint = 0');
         // Lets a write that passed the gate just before the lock was taken finish first.
         await yieldToEventLoop();
       }
@@ -66,6 +78,7 @@ export class IngestService {
       try {
         const result = await work(new SqliteIngestSql(db, !inMemory));
         db.exec('COMMIT');
+        if (!inMemory) checkpointInBackground(file, SQLITE_BUSY_TIMEOUT_MS);
         return result;
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');

@@ -608,7 +608,39 @@ describe('POST /api/integrations/ingest', () => {
         headers: { 'content-type': 'application/json' },
       });
       expect(response.status).toBe(400);
-      expectErrorBody(response);
+      expectErrorBody(response, /not valid JSON/);
+      expect(await snapshot(t)).toEqual(before);
+    });
+
+    it('is 400 for a "__proto__" key at any level, writing nothing', async () => {
+      const before = await snapshot(t);
+      for (const [rawBody, message] of [
+        ['{"__proto__": {"role": "admin"}, "assets": [{"name": "p"}]}', /^__proto__ is not/],
+        ['{"assets": [{"name": "p", "__proto__": {"x": 1}}]}', /^assets\[0\]\.__proto__ is not/],
+        ['{"assets": [{"name": "p", "constructor": {"prototype": {}}}]}', /constructor is not/],
+      ] as const) {
+        const response = await t.request('POST', INGEST, {
+          token: editor.token,
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.status).toBe(400);
+        expectErrorBody(response, message);
+      }
+      expect(await snapshot(t)).toEqual(before);
+    });
+
+    it('is 400 for a body that is not an object, or an empty one, writing nothing', async () => {
+      const before = await snapshot(t);
+      for (const rawBody of ['[{"name": "a"}]', '"assets"', 'null', '']) {
+        const response = await t.request('POST', INGEST, {
+          token: editor.token,
+          rawBody,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.status).toBe(400);
+        expectErrorBody(response, /body must be a JSON object/);
+      }
       expect(await snapshot(t)).toEqual(before);
     });
   });

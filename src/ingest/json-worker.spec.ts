@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseJsonInWorker } from './json-worker.js';
+
+const parse = (value: unknown) => parseJsonInWorker(Buffer.from(JSON.stringify(value)));
+
+describe('parseJsonInWorker', () => {
+  it('gives back long arrays whole and in order, however many messages they take', async () => {
+    const body = {
+      options: { mode: 'merge', source: 'scan' },
+      assets: Array.from({ length: 4_001 }, (_, i) => ({ id: `a-${i}`, vulnerabilities: [{ i }] })),
+      relations: Array.from({ length: 2_000 }, (_, i) => ({ sourceAssetId: `a-${i}` })),
+      extra: [1, 2],
+    };
+    await expect(parse(body)).resolves.toEqual(body);
+  });
+
+  it('gives back empty arrays, a lone part, and values that are not objects', async () => {
+    await expect(parse({ assets: [], relations: [] })).resolves.toEqual({
+      assets: [],
+      relations: [],
+    });
+    await expect(parse({ relations: [{ type: 'x' }] })).resolves.toEqual({
+      relations: [{ type: 'x' }],
+    });
+    await expect(parse({ assets: 'many' })).resolves.toEqual({ assets: 'many' });
+    await expect(parse('text')).resolves.toBe('text');
+    await expect(parse(null)).resolves.toBeNull();
+    // A top-level array is refused by the validator anyway; its items are not worth sending.
+    await expect(parse([1, 2, 3])).resolves.toEqual([]);
+  });
+
+  it('keeps "__proto__" an own key, as JSON.parse leaves it, for the validator to refuse', async () => {
+    const parsed = (await parseJsonInWorker(
+      Buffer.from('{"__proto__": {"admin": true}, "assets": [{"__proto__": {"x": 1}}]}'),
+    )) as Record<string, unknown>;
+    // An ordinary object again (Jest's own realm has another Object.prototype to compare with).
+    expect(typeof parsed.hasOwnProperty).toBe('function');
+    expect(Object.keys(parsed)).toEqual(['__proto__', 'assets']);
+    expect(Object.keys((parsed.assets as object[])[0])).toEqual(['__proto__']);
+    expect((parsed as { admin?: unknown }).admin).toBeUndefined();
+  });
+
+  it('reads UTF-8, with or without a byte order mark, from a buffer cut from a shared pool', async () => {
+    const text = '{"assets": [{"name": "caf\u00e9 \u{1f600}"}]}';
+    const pooled = Buffer.from(text);
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.byteLength);
+    await expect(parseJsonInWorker(pooled)).resolves.toEqual(JSON.parse(text));
+    expect(pooled.toString()).toBe(text);
+    await expect(
+      parseJsonInWorker(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])),
+    ).resolves.toEqual(JSON.parse(text));
+  });
+
+  it('rejects malformed JSON with the error of Fastify’s own parser', async () => {
+    await expect(
+      parseJsonInWorker(Buffer.from('{"assets": [{"name": "x"},')),
+    ).rejects.toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 });
+  });
+});
