@@ -2,6 +2,7 @@ import { ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
+import { RawJsonBody } from '../common/http/raw-json-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -22,7 +23,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 export class IngestService {
   constructor(@InjectDataSource() private readonly dataSource: AppDataSource) {}
 
-  /** `raw` is the JSON body as the HTTP layer hands it over (a Buffer), or a parsed value. */
+  /** `raw` is the body as the HTTP layer hands it over (unparsed), or an already parsed value. */
   async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
     const started = performance.now();
     const payload = await this.readPayload(caller, raw);
@@ -39,7 +40,7 @@ export class IngestService {
   // Apart from ingest(), so that the parsed body, as large again as the payload, can be
   // collected before the writes start rather than stay referenced until the answer.
   private async readPayload(caller: Principal, raw: unknown): Promise<IngestPayload> {
-    const body = Buffer.isBuffer(raw) ? await parseJsonInWorker(raw) : raw;
+    const body = raw instanceof RawJsonBody ? await parseJsonInWorker(raw.bytes) : raw;
     const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
     if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
       throw new ForbiddenException('replace mode requires the admin role');

@@ -62,8 +62,9 @@ if (body !== undefined) {
 /**
  * `JSON.parse` of a bulk body in a worker thread. Parsing 40 MB takes the better part of a
  * second, which on the main thread would hold up every other request (health probes among
- * them); here the main thread only takes in the result, a slice of the long arrays at a time.
- * Rejects as Fastify's own JSON parser does, so that the answer to a malformed body is the same.
+ * them); here the main thread only hands the bytes over and takes in the result, a slice of
+ * the long arrays at a time. Rejects as Fastify's own JSON parser does, so that the answer to
+ * a malformed body is the same.
  */
 export function parseJsonInWorker(bytes: Buffer): Promise<unknown> {
   // A buffer of its own is handed over without a copy; one cut from a shared pool is copied.

@@ -1,5 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { expectErrorBody, TestApp } from '../support/test-app.js';
+import { request as httpRequest } from 'node:http';
+import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
+
+/** A POST whose JSON body goes out in the pieces given (Transfer-Encoding: chunked). */
+function chunkedPost(
+  t: TestApp,
+  path: string,
+  pieces: string[],
+  token?: string,
+): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const request = httpRequest(`${t.baseUrl}${path}`, { method: 'POST', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, headers: new Headers(), body: JSON.parse(text) }),
+      );
+    });
+    // The server may answer (413) and close before every piece is out.
+    request.on('error', reject);
+    for (const piece of pieces) request.write(piece);
+    request.end();
+  });
+}
 
 describe('error responses', () => {
   let t: TestApp;
@@ -49,6 +75,33 @@ describe('error responses', () => {
     });
     expect(response.status).toBe(413);
     expectErrorBody(response, /1048576 bytes/);
+  });
+
+  it('a body over 1 MiB sent in chunks, without Content-Length: 413', async () => {
+    const response = await chunkedPost(t, '/api/auth/login', [
+      '{"email": "a@b", "password": "',
+      ...Array<string>(17).fill('x'.repeat(64 * 1024)),
+      '"}',
+    ]);
+    expect(response.status).toBe(413);
+    expectErrorBody(response, /1048576 bytes/);
+  });
+
+  it('a body sent in small chunks, without Content-Length, is read whole', async () => {
+    const login = JSON.stringify({ email: 'admin@localhost', password: 'wrong-password-1' });
+    const pieces = login.match(/.{1,5}/g) ?? [];
+    const response = await chunkedPost(t, '/api/auth/login', pieces);
+    expect(response.status).toBe(401);
+    const ingested = await chunkedPost(
+      t,
+      '/api/integrations/ingest',
+      JSON.stringify({ assets: [{ id: 'chunked-1', name: 'caf\u00e9' }] }).match(/.{1,3}/gu) ?? [],
+      token,
+    );
+    expect(ingested.status).toBe(200);
+    expect(ingested.body.stats.assetsCreated).toBe(1);
+    const stored = await t.request('GET', '/api/assets/chunked-1', { token });
+    expect(stored.body.name).toBe('caf\u00e9');
   });
 
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/xml'])(
