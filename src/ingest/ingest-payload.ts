@@ -2,6 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import { MAX_ASSET_ID_LENGTH } from '../assets/asset.entity.js';
 import { isAssetIp } from '../common/validators/asset-fields.validator.js';
 import { isPortList } from '../common/validators/port-list.validator.js';
+import type { JsonSlice } from './json-worker.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
 
@@ -233,17 +234,28 @@ const ITEMS_PER_TURN = 2_000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function parseInTurns<T>(
-  items: unknown[],
-  parse: (item: unknown, index: number) => T,
-): Promise<T[]> {
-  const parsed: T[] = new Array<T>(items.length);
-  for (let start = 0; start < items.length; start += ITEMS_PER_TURN) {
-    if (start > 0) await yieldToEventLoop();
-    const end = Math.min(items.length, start + ITEMS_PER_TURN);
-    for (let index = start; index < end; index++) parsed[index] = parse(items[index], index);
+/** A parsed body's arrays as slices, the way openJsonInWorker hands them over. */
+async function* inTurns(assets: unknown[], relations: unknown[]): AsyncGenerator<JsonSlice> {
+  for (const [part, items] of [
+    ['assets', assets],
+    ['relations', relations],
+  ] as const) {
+    for (let start = 0; start < items.length; start += ITEMS_PER_TURN) {
+      yield { part, items: items.slice(start, start + ITEMS_PER_TURN) };
+      await yieldToEventLoop();
+    }
   }
-  return parsed;
+}
+
+/** Refuses an asset id given twice, naming both items. */
+function rejectRepeatedIds(assets: IngestAsset[]): void {
+  const firstById = new Map<string, number>();
+  for (const asset of assets) {
+    if (asset.id === undefined) continue;
+    const first = firstById.get(asset.id);
+    if (first !== undefined) fail(`assets[${asset.index}].id repeats assets[${first}].id`);
+    firstById.set(asset.id, asset.index);
+  }
 }
 
 /**
@@ -251,8 +263,14 @@ async function parseInTurns<T>(
  * (`assets[57].ip must be an IP address`). Written by hand rather than with class-validator,
  * which takes seconds over a hundred thousand nested items, and in turns of a few thousand
  * items, so that a large payload does not hold up other requests (health probes) meanwhile.
+ * With `slices` (a body parsed by openJsonInWorker), `body` is the top level and the items of
+ * its long arrays come slice by slice, each checked and let go of as it comes; without, the
+ * body's own arrays are taken in slices.
  */
-export async function parseIngestPayload(body: unknown): Promise<IngestPayload> {
+export async function parseIngestPayload(
+  body: unknown,
+  slices?: AsyncIterable<JsonSlice>,
+): Promise<IngestPayload> {
   if (!isObject(body)) fail('the body must be a JSON object');
   rejectUnknown(body, TOP_KEYS, '');
 
@@ -276,14 +294,19 @@ export async function parseIngestPayload(body: unknown): Promise<IngestPayload> 
   const rawRelations = body.relations ?? [];
   if (!Array.isArray(rawRelations)) fail('relations must be an array');
 
-  const assets = await parseInTurns(rawAssets, parseAsset);
-  const firstById = new Map<string, number>();
-  for (const asset of assets) {
-    if (asset.id === undefined) continue;
-    const first = firstById.get(asset.id);
-    if (first !== undefined) fail(`assets[${asset.index}].id repeats assets[${first}].id`);
-    firstById.set(asset.id, asset.index);
+  // Slices come in order, the assets' before the relations'.
+  const assets: IngestAsset[] = [];
+  const relations: IngestRelation[] = [];
+  let assetsDone = false;
+  for await (const { part, items } of slices ?? inTurns(rawAssets, rawRelations)) {
+    if (part === 'assets') {
+      for (const item of items) assets.push(parseAsset(item, assets.length));
+      continue;
+    }
+    if (!assetsDone) rejectRepeatedIds(assets);
+    assetsDone = true;
+    for (const item of items) relations.push(parseRelation(item, relations.length));
   }
-  const relations = await parseInTurns(rawRelations, parseRelation);
+  if (!assetsDone) rejectRepeatedIds(assets);
   return { mode, deleteStale, source, assets, relations };
 }

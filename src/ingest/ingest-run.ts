@@ -130,11 +130,17 @@ export class IngestRun {
       await this.sql.run('DELETE FROM vulnerabilities');
       this.counts.assetsDeleted = await this.sql.run('DELETE FROM assets');
     }
+    const keptAssets = new Set(assetPlan.resolvedIds.values());
+    // Each part of the plan is let go of once written: a hundred thousand rows apiece.
+    assetPlan.resolvedIds.clear();
     await this.writeAssets(assetPlan.creates, assetPlan.updates);
+    assetPlan.creates = assetPlan.updates = [];
     await this.writeVulnerabilities(assetPlan.vulnerabilityLists);
+    assetPlan.vulnerabilityLists.clear();
     await this.writeRelations(relationPlan.creates, relationPlan.updates);
+    relationPlan.creates = relationPlan.updates = [];
     if (mode === 'merge' && this.payload.deleteStale) {
-      await this.deleteStale(new Set(assetPlan.resolvedIds.values()), relationPlan);
+      await this.deleteStale(keptAssets, relationPlan);
     }
 
     // Relations also go by cascade with deleted assets: the difference counts them all.

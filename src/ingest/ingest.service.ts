@@ -10,7 +10,7 @@ import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
-import { parseJsonInWorker } from './json-worker.js';
+import { openJsonInWorker } from './json-worker.js';
 import { IngestRun } from './ingest-run.js';
 import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
 
@@ -37,15 +37,19 @@ export class IngestService {
     };
   }
 
-  // Apart from ingest(), so that the parsed body, as large again as the payload, can be
-  // collected before the writes start rather than stay referenced until the answer.
+  // Apart from ingest(), so that nothing of the parsed body stays referenced during the writes.
   private async readPayload(caller: Principal, raw: unknown): Promise<IngestPayload> {
-    const body = raw instanceof RawJsonBody ? await parseJsonInWorker(raw.bytes) : raw;
-    const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
-    if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
-      throw new ForbiddenException('replace mode requires the admin role');
+    const parsed = raw instanceof RawJsonBody ? await openJsonInWorker(raw.bytes) : null;
+    try {
+      const body = parsed ? parsed.head : raw;
+      const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
+      if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
+        throw new ForbiddenException('replace mode requires the admin role');
+      }
+      return await parseIngestPayload(body, parsed?.slices);
+    } finally {
+      parsed?.close();
     }
-    return parseIngestPayload(body);
   }
 
   private inTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {

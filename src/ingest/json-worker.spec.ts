@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseJsonInWorker } from './json-worker.js';
+import { openJsonInWorker, parseJsonInWorker } from './json-worker.js';
 
 const parse = (value: unknown) => parseJsonInWorker(Buffer.from(JSON.stringify(value)));
 
@@ -55,5 +55,32 @@ describe('parseJsonInWorker', () => {
     await expect(
       parseJsonInWorker(Buffer.from('{"assets": [{"name": "x"},')),
     ).rejects.toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 });
+  });
+
+  it('hands the long arrays over in slices, in order, and stops when told to', async () => {
+    const body = {
+      assets: Array.from({ length: 4_500 }, (_, i) => ({ id: `a-${i}` })),
+      relations: [{ type: 'r' }],
+    };
+    const parsed = await openJsonInWorker(Buffer.from(JSON.stringify(body)));
+    expect(parsed.head).toEqual({ assets: [], relations: [] });
+    const slices: [string, number][] = [];
+    for await (const { part, items } of parsed.slices) slices.push([part, items.length]);
+    expect(slices).toEqual([
+      ['assets', 2_000],
+      ['assets', 2_000],
+      ['assets', 500],
+      ['relations', 1],
+    ]);
+
+    // Left early, or never read: the worker stops either way (Jest would report it left open).
+    const early = await openJsonInWorker(Buffer.from(JSON.stringify(body)));
+    for await (const slice of early.slices) {
+      expect(slice.items).toHaveLength(2_000);
+      break;
+    }
+    const unread = await openJsonInWorker(Buffer.from(JSON.stringify(body)));
+    unread.close();
+    unread.close();
   });
 });

@@ -7,7 +7,7 @@ const ITEMS_PER_MESSAGE = 2_000;
 /** The top-level arrays that may be long enough to need sending in parts. */
 const PARTS = ['assets', 'relations'] as const;
 
-type Part = (typeof PARTS)[number];
+export type Part = (typeof PARTS)[number];
 
 type WorkerMessage =
   | { invalid: true }
@@ -59,14 +59,52 @@ if (body !== undefined) {
 }
 `;
 
+/** Part of one of the body's long arrays, in order. */
+export interface JsonSlice {
+  part: Part;
+  items: unknown[];
+}
+
+/** A body parsed in a worker: its top level now, its long arrays slice by slice. */
+export interface JsonInWorker {
+  /** The body, with each array named in PARTS empty: `slices` holds its items. */
+  head: unknown;
+  slices: AsyncIterable<JsonSlice>;
+  /** Stops the worker, whether or not every slice was taken. */
+  close(): void;
+}
+
+type Receive = () => Promise<WorkerMessage>;
+
+/** The worker's next message; the protocol has at most one outstanding. */
+function receiver(worker: Worker): Receive {
+  let waiting: { resolve(message: WorkerMessage): void; reject(error: Error): void } | null = null;
+  let failure: Error | null = null;
+  const fail = (error: Error) => {
+    failure ??= error;
+    waiting?.reject(failure);
+    waiting = null;
+  };
+  worker.on('message', (message: WorkerMessage) => {
+    waiting?.resolve(message);
+    waiting = null;
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the JSON worker stopped with code ${code}`)));
+  return () =>
+    failure
+      ? Promise.reject(failure)
+      : new Promise<WorkerMessage>((resolve, reject) => (waiting = { resolve, reject }));
+}
+
 /**
  * `JSON.parse` of a bulk body in a worker thread. Parsing 40 MB takes the better part of a
  * second, which on the main thread would hold up every other request (health probes among
- * them); here the main thread only hands the bytes over and takes in the result, a slice of
- * the long arrays at a time. Rejects as Fastify's own JSON parser does, so that the answer to
- * a malformed body is the same.
+ * them); here the main thread only hands the bytes over and takes in the result a slice of the
+ * long arrays at a time, so that each slice can be checked and let go before the next comes.
+ * Rejects as Fastify's own JSON parser does, so that the answer to a malformed body is the same.
  */
-export function parseJsonInWorker(bytes: Buffer): Promise<unknown> {
+export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
   // A buffer of its own is handed over without a copy; one cut from a shared pool is copied.
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
@@ -75,27 +113,54 @@ export function parseJsonInWorker(bytes: Buffer): Promise<unknown> {
     workerData: { bytes: view, parts: PARTS, itemsPerMessage: ITEMS_PER_MESSAGE },
     transferList: [view.buffer as ArrayBuffer],
   });
-  return new Promise<unknown>((resolve, reject) => {
-    let body: Record<string, unknown>;
-    const settle = (error: Error | null, value?: unknown) => {
-      worker.removeAllListeners();
-      void worker.terminate();
-      if (error) reject(error);
-      else resolve(value);
-    };
-    worker.on('message', (message: WorkerMessage) => {
-      if ('invalid' in message) return settle(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY());
-      if ('done' in message) return settle(null, body);
-      if ('head' in message) {
-        if (message.parts.length === 0) return settle(null, message.head);
-        body = message.head as Record<string, unknown>;
-      } else {
-        const items = body[message.part] as unknown[];
-        for (const item of message.items) items.push(item);
+  const receive = receiver(worker);
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    worker.removeAllListeners();
+    // Errors and exit are no longer of interest, but must not go unhandled.
+    worker.on('error', () => undefined);
+    void worker.terminate();
+  };
+  let first: WorkerMessage;
+  try {
+    first = await receive();
+  } catch (error) {
+    close();
+    throw error;
+  }
+  if ('invalid' in first) {
+    close();
+    throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  }
+  if (!('head' in first)) {
+    close();
+    throw new Error('the JSON worker answered out of turn');
+  }
+  async function* slices(): AsyncGenerator<JsonSlice> {
+    try {
+      while (!closed) {
+        worker.postMessage('next');
+        const message = await receive();
+        if ('done' in message) return;
+        if (!('part' in message)) throw new Error('the JSON worker answered out of turn');
+        yield message;
       }
-      worker.postMessage('next');
-    });
-    worker.on('error', (error) => settle(error));
-    worker.on('exit', (code) => settle(new Error(`the JSON worker stopped with code ${code}`)));
-  });
+    } finally {
+      close();
+    }
+  }
+  if (first.parts.length === 0) close();
+  return { head: first.head, slices: slices(), close };
+}
+
+/** The whole body, parsed in a worker thread (openJsonInWorker) and put back together. */
+export async function parseJsonInWorker(bytes: Buffer): Promise<unknown> {
+  const { head, slices } = await openJsonInWorker(bytes);
+  for await (const { part, items } of slices) {
+    const whole = (head as Record<string, unknown[]>)[part];
+    for (const item of items) whole.push(item);
+  }
+  return head;
 }
