@@ -135,6 +135,8 @@ export async function createApp(
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
+      // @fastify/cors allows only GET, HEAD and POST unless told: the UI also updates and deletes.
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
       exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id'],
     });

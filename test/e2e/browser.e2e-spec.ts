@@ -28,6 +28,24 @@ describe('browser clients: CORS and security headers', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
+  it.each(['PUT', 'DELETE'])(
+    'allows %s in a preflight: the UI updates and deletes',
+    async (method) => {
+      const preflight = await fetch(`${t.baseUrl}/api/assets/some-id`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: UI,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(UI);
+      const methods = preflight.headers.get('access-control-allow-methods')!.split(/, */);
+      expect(methods).toContain(method);
+    },
+  );
+
   it('lets a listed origin read the answer and its headers', async () => {
     const response = await t.request('GET', '/api/health', { headers: { origin: UI } });
     expect(response.headers.get('access-control-allow-origin')).toBe(UI);
