@@ -104,15 +104,16 @@ export async function createApp(
     done(null, payload);
   });
   fastify.removeContentTypeParser('text/plain');
-  // Fastify's JSON parser (prototype-poisoning safe), but an empty body is no body rather than
-  // a 400: clients send Content-Type: application/json on bodiless DELETEs.
+  // Fastify's JSON parser (prototype-poisoning safe) over our own body reader (readBody), and an
+  // empty body is no body rather than a 400: clients send Content-Type: application/json on
+  // bodiless DELETEs.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
     readBody(request, payload, (error, body) => {
       if (error || !body) return done(error);
       if (body.length === 0) return done(null, undefined);
-      // Bulk bodies are parsed off the event loop, by the ingestion service (parseJsonInWorker).
+      // Bulk bodies are parsed off the event loop, by the ingestion service (openJsonInWorker).
       if (request.routeOptions.url === INGEST_PATH) return done(null, new RawJsonBody(body));
       void parseJson(request, body.toString(), (parseError, value) => {
         if (!parseError && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
