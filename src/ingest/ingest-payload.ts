@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { MAX_ASSET_ID_LENGTH } from '../assets/asset.entity.js';
 import { isAssetIp } from '../common/validators/asset-fields.validator.js';
 import { isPortList } from '../common/validators/port-list.validator.js';
@@ -231,8 +232,6 @@ function parseRelation(value: unknown, index: number): IngestRelation {
 
 /** Items checked between two turns of the event loop, so that other requests are served. */
 const ITEMS_PER_TURN = 2_000;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A parsed body's arrays as slices, the way openJsonInWorker hands them over. */
 async function* inTurns(assets: unknown[], relations: unknown[]): AsyncGenerator<JsonSlice> {

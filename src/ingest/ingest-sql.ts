@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { QueryRunner } from 'typeorm';
 
 /** A column written by a bulk insert, with its PostgreSQL type (for unnest). */
@@ -35,10 +36,6 @@ function insertInto(table: string, columns: InsertColumn[]): string {
   return `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')})`;
 }
 
-// better-sqlite3 is synchronous: giving the event loop a turn after each statement keeps the
-// service answering (health probes included) while a large ingestion runs.
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export class SqliteIngestSql implements IngestSql {
   readonly dialect = 'sqlite';
   readonly maxParams = 30_000;
@@ -61,6 +58,8 @@ export class SqliteIngestSql implements IngestSql {
     return changes;
   }
 
+  // better-sqlite3 is synchronous: giving the event loop a turn after each statement keeps the
+  // service answering (health probes included) while a large ingestion runs.
   pause(): Promise<void> {
     return this.yieldBetweenStatements ? yieldToEventLoop() : Promise.resolve();
   }

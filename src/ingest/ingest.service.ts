@@ -2,6 +2,7 @@ import { ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { RawJsonBody } from '../common/http/raw-json-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
@@ -16,8 +17,6 @@ import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 const POSTGRES_INGEST_LOCK = 7_402_151_001;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 @Injectable()
 export class IngestService {
