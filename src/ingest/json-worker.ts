@@ -154,13 +154,3 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
   if (first.parts.length === 0) close();
   return { head: first.head, slices: slices(), close };
 }
-
-/** The whole body, parsed in a worker thread (openJsonInWorker) and put back together. */
-export async function parseJsonInWorker(bytes: Buffer): Promise<unknown> {
-  const { head, slices } = await openJsonInWorker(bytes);
-  for await (const { part, items } of slices) {
-    const whole = (head as Record<string, unknown[]>)[part];
-    for (const item of items) whole.push(item);
-  }
-  return head;
-}
