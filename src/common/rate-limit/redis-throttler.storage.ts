@@ -3,12 +3,8 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 
-interface ThrottlerStorageRecord {
-  totalHits: number;
-  timeToExpire: number;
-  isBlocked: boolean;
-  timeToBlockExpire: number;
-}
+// The package's index does not export the record type; taken from the interface it belongs to.
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 const KEY_PREFIX = 'assetmap:ratelimit:';
 const WARNING_INTERVAL_MS = 30_000;
