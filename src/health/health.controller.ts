@@ -5,22 +5,15 @@ import { ApiErrorResponses } from '../common/openapi/api-error-responses.decorat
 import { HealthResponse } from './dto/health-response.dto.js';
 import { HealthService } from './health.service.js';
 
-/** Probes for Kubernetes: public, so AccessGuard lets them through without rate limiting. */
+/**
+ * Readiness probe for Kubernetes: public, so AccessGuard lets it through without rate limiting.
+ * The liveness probe, GET /api/health, is served ahead of Nest's router (LivenessRoute).
+ */
 @ApiTags('health')
 @Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly health: HealthService) {}
-
-  @Get()
-  @ApiOperation({
-    summary: 'Liveness probe',
-    description: 'Public, never rate limited, never touches the database.',
-  })
-  @ApiOkResponse({ type: HealthResponse })
-  live(): HealthResponse {
-    return this.health.live();
-  }
 
   @Get('ready')
   @ApiOperation({

@@ -5,6 +5,7 @@ import {
   type OpenAPIObject,
   type ResponseObject,
 } from '@nestjs/swagger';
+import { LIVENESS_OPERATION, LIVENESS_PATH } from '../../health/liveness.route.js';
 import { BEARER_AUTH } from './api-error-responses.decorator.js';
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './headers.js';
 
@@ -33,6 +34,15 @@ const TAGS: [name: string, description: string][] = [
   ['diagrams', 'Mapping diagrams: private to their owner, or public'],
   ['ingestion', 'Bulk writes from scanners'],
 ];
+
+/** The routes registered on Fastify directly (LivenessRoute), in their place among the others. */
+function addFastifyRoutes(document: OpenAPIObject): OpenAPIObject {
+  const paths = Object.entries(document.paths);
+  const ready = paths.findIndex(([path]) => path.startsWith(`${LIVENESS_PATH}/`));
+  const liveness = { get: structuredClone(LIVENESS_OPERATION) };
+  paths.splice(ready < 0 ? paths.length : ready, 0, [LIVENESS_PATH, liveness]);
+  return { ...document, paths: Object.fromEntries(paths) };
+}
 
 /**
  * Headers written here once rather than on each route's responses: X-Request-Id on every
@@ -80,7 +90,7 @@ export function setupOpenApi(app: NestFastifyApplication, version: string): void
   SwaggerModule.setup(
     DOCS_PATH,
     app,
-    () => addCommonHeaders(SwaggerModule.createDocument(app, config)),
+    () => addCommonHeaders(addFastifyRoutes(SwaggerModule.createDocument(app, config))),
     {
       jsonDocumentUrl: DOCS_JSON_PATH,
       raw: ['json'],

@@ -1,0 +1,44 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { OperationObject } from '@nestjs/swagger';
+import type { FastifyInstance } from 'fastify';
+import { HealthService } from './health.service.js';
+
+/** Where Kubernetes' liveness probe asks. */
+export const LIVENESS_PATH = '/api/health';
+
+/** Its entry in the OpenAPI document, which @nestjs/swagger builds from Nest's routes only. */
+export const LIVENESS_OPERATION: OperationObject = {
+  // The id it had as a controller method, so that generated clients keep their method name.
+  operationId: 'HealthController_live',
+  summary: 'Liveness probe',
+  description: 'Public, never rate limited, never touches the database.',
+  tags: ['health'],
+  parameters: [],
+  responses: {
+    200: {
+      description: '',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/HealthResponse' } } },
+    },
+  },
+};
+
+/**
+ * GET /api/health, registered on Fastify directly rather than through Nest's router. It is
+ * public and takes no input, so Nest's per-route work (the global AccessGuard, the pipes, the
+ * chain of awaits around the handler) has nothing to do there, yet took a third of its
+ * throughput. Every Fastify hook still applies: security headers, request id, request log, CORS,
+ * Connection: close while draining.
+ */
+@Injectable()
+export class LivenessRoute implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly health: HealthService,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.get(LIVENESS_PATH, () => this.health.live());
+  }
+}
