@@ -20,3 +20,21 @@ export interface VulnerabilityRow {
   summary: string | null;
   published_date: string | null;
 }
+
+/** An assets row with its timestamps: UTC text from SQLite, Dates from PostgreSQL. */
+export interface StoredAssetRow extends AssetRow {
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+// As TypeORM and ingestion write datetimes to SQLite: ISO 8601 but for the 'T' and the 'Z'.
+const SQLITE_DATETIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/;
+
+/** A stored timestamp as the API shows it (ISO 8601, UTC, milliseconds). */
+export function isoTimestamp(value: Date | string): string {
+  if (typeof value !== 'string') return value.toISOString();
+  // Rewritten rather than parsed: the list shows 200 of them per page.
+  if (SQLITE_DATETIME.test(value)) return `${value.slice(0, 10)}T${value.slice(11)}Z`;
+  // Any other text (SQLite's datetime('now') has no milliseconds) is normalised through Date.
+  return new Date(`${value.replace(' ', 'T')}Z`).toISOString();
+}

@@ -2,14 +2,21 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
-import type { AssetRow, VulnerabilityRow } from './asset-rows.js';
+import type { StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
-import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
+import {
+  toAssetResponse,
+  toAssetResponseFromRow,
+  type AssetResponse,
+} from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
-import { Vulnerability } from './vulnerability.entity.js';
+import {
+  toVulnerabilityResponse,
+  type VulnerabilityResponse,
+} from './dto/vulnerability-response.dto.js';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {
   name: 'name',
@@ -29,33 +36,6 @@ const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
 const SELECT_ASSETS = 'SELECT * FROM assets';
 const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
-
-interface StoredAssetRow extends AssetRow {
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-/** SQLite hands datetimes back as UTC text, PostgreSQL as Dates. */
-function toDate(value: Date | string): Date {
-  return typeof value === 'string' ? new Date(`${value.replace(' ', 'T')}Z`) : value;
-}
-
-function assetFromRow(row: StoredAssetRow): Asset {
-  return Object.assign(new Asset(), {
-    id: row.id,
-    name: row.name,
-    ip: row.ip,
-    type: row.type,
-    vendor: row.vendor,
-    model: row.model,
-    riskScore: row.risk_score,
-    site: row.site,
-    osVersion: row.os_version,
-    source: row.source,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  });
-}
 
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {
@@ -99,9 +79,7 @@ export class AssetsService {
     );
     const vulnerabilities = await this.vulnerabilitiesOf(rows.map((row) => row.id));
     return {
-      assets: rows.map((row) =>
-        toAssetResponse(assetFromRow(row), vulnerabilities.get(row.id) ?? []),
-      ),
+      assets: rows.map((row) => toAssetResponseFromRow(row, vulnerabilities.get(row.id) ?? [])),
       total: Number(counted.total),
     };
   }
@@ -161,18 +139,14 @@ export class AssetsService {
   }
 
   /** The vulnerabilities of several assets in one query, by asset id. */
-  private async vulnerabilitiesOf(assetIds: string[]): Promise<Map<string, Vulnerability[]>> {
-    const byAsset = new Map<string, Vulnerability[]>();
+  private async vulnerabilitiesOf(
+    assetIds: string[],
+  ): Promise<Map<string, VulnerabilityResponse[]>> {
+    const byAsset = new Map<string, VulnerabilityResponse[]>();
     if (assetIds.length === 0) return byAsset;
     const rows = await this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds });
     for (const row of rows) {
-      const vulnerability = Object.assign(new Vulnerability(), {
-        assetId: row.asset_id,
-        id: row.id,
-        score: row.score,
-        summary: row.summary,
-        publishedDate: row.published_date,
-      });
+      const vulnerability = toVulnerabilityResponse(row);
       const list = byAsset.get(row.asset_id);
       if (list) list.push(vulnerability);
       else byAsset.set(row.asset_id, [vulnerability]);

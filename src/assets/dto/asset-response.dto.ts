@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { isoTimestamp, type AssetRow, type StoredAssetRow } from '../asset-rows.js';
 import type { Asset } from '../asset.entity.js';
-import type { Vulnerability } from '../vulnerability.entity.js';
-import { toVulnerabilityResponse, VulnerabilityResponse } from './vulnerability-response.dto.js';
+import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 
 export class AssetResponse {
   @ApiProperty({
@@ -52,20 +52,51 @@ export class AssetResponse {
   updatedAt: string;
 }
 
-export function toAssetResponse(asset: Asset, vulnerabilities: Vulnerability[]): AssetResponse {
+function assetResponse(
+  row: AssetRow,
+  vulnerabilities: VulnerabilityResponse[],
+  createdAt: string,
+  updatedAt: string,
+): AssetResponse {
   return {
-    id: asset.id,
-    name: asset.name,
-    ip: asset.ip,
-    type: asset.type,
-    vendor: asset.vendor,
-    model: asset.model,
-    risk_score: asset.riskScore,
-    site: asset.site,
-    os_version: asset.osVersion,
-    source: asset.source,
-    vulnerabilities: vulnerabilities.map(toVulnerabilityResponse),
-    createdAt: asset.createdAt.toISOString(),
-    updatedAt: asset.updatedAt.toISOString(),
+    id: row.id,
+    name: row.name,
+    ip: row.ip,
+    type: row.type,
+    vendor: row.vendor,
+    model: row.model,
+    risk_score: row.risk_score,
+    site: row.site,
+    os_version: row.os_version,
+    source: row.source,
+    vulnerabilities,
+    createdAt,
+    updatedAt,
   };
+}
+
+export function toAssetResponse(
+  asset: Asset,
+  vulnerabilities: VulnerabilityResponse[],
+): AssetResponse {
+  const row = { ...asset, risk_score: asset.riskScore, os_version: asset.osVersion };
+  return assetResponse(
+    row,
+    vulnerabilities,
+    asset.createdAt.toISOString(),
+    asset.updatedAt.toISOString(),
+  );
+}
+
+/** The same answer from a row of the list's raw SQL, without going through the entity. */
+export function toAssetResponseFromRow(
+  row: StoredAssetRow,
+  vulnerabilities: VulnerabilityResponse[],
+): AssetResponse {
+  return assetResponse(
+    row,
+    vulnerabilities,
+    isoTimestamp(row.created_at),
+    isoTimestamp(row.updated_at),
+  );
 }

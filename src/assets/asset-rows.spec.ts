@@ -1,0 +1,19 @@
+import { describe, expect, it } from '@jest/globals';
+import { isoTimestamp } from './asset-rows.js';
+
+describe('isoTimestamp', () => {
+  it('rewrites the UTC text TypeORM and ingestion store in SQLite', () => {
+    expect(isoTimestamp('2026-11-22 06:03:25.777')).toBe('2026-11-22T06:03:25.777Z');
+  });
+
+  it("normalises other text, such as SQLite's datetime('now') without milliseconds", () => {
+    expect(isoTimestamp('2026-11-22 06:03:25')).toBe('2026-11-22T06:03:25.000Z');
+    expect(isoTimestamp('2026-11-22 06:03:25.5')).toBe('2026-11-22T06:03:25.500Z');
+  });
+
+  it('formats the Dates PostgreSQL hands back', () => {
+    expect(isoTimestamp(new Date(Date.UTC(2026, 10, 22, 6, 3, 25, 7)))).toBe(
+      '2026-11-22T06:03:25.007Z',
+    );
+  });
+});
