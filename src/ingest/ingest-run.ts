@@ -135,7 +135,7 @@ export class IngestRun {
     assetPlan.resolvedIds.clear();
     await this.writeAssets(assetPlan.creates, assetPlan.updates);
     assetPlan.creates = assetPlan.updates = [];
-    await this.writeVulnerabilities(assetPlan.vulnerabilityLists);
+    await this.writeVulnerabilities(assetPlan.vulnerabilityLists, assetPlan.replacedLists);
     assetPlan.vulnerabilityLists.clear();
     await this.writeRelations(relationPlan.creates, relationPlan.updates);
     relationPlan.creates = relationPlan.updates = [];
@@ -169,7 +169,14 @@ export class IngestRun {
       creates.push(row);
       if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
     });
-    return { resolvedIds, creates, updates: [] as AssetRow[], vulnerabilityLists };
+    // New assets have no stored list to replace.
+    return {
+      resolvedIds,
+      creates,
+      updates: [] as AssetRow[],
+      vulnerabilityLists,
+      replacedLists: [],
+    };
   }
 
   /** merge: match by id, then by ip (the earliest created), else create. */
@@ -248,7 +255,8 @@ export class IngestRun {
         updates.push(this.mergedRow(matchedRows.get(id)!, matchedBy.get(id)!.fields, true)!);
       }
     });
-    return { resolvedIds, creates, updates, vulnerabilityLists };
+    const replacedLists = matchedWithVulnerabilities.filter((id) => vulnerabilityLists.has(id));
+    return { resolvedIds, creates, updates, vulnerabilityLists, replacedLists };
   }
 
   private newAssetRow(asset: IngestAsset): AssetRow {
@@ -326,17 +334,19 @@ export class IngestRun {
     return byAsset;
   }
 
-  /** Each given list replaces the asset's stored one. */
-  private async writeVulnerabilities(lists: Map<string, IngestVulnerability[]>): Promise<void> {
-    const assetIds = [...lists.keys()];
-    for (const part of chunks(assetIds, this.idsPerStatement)) {
+  /** Each given list replaces the asset's stored one (`replaced`: the matched assets' ids). */
+  private async writeVulnerabilities(
+    lists: Map<string, IngestVulnerability[]>,
+    replaced: string[],
+  ): Promise<void> {
+    for (const part of chunks(replaced, this.idsPerStatement)) {
       await this.sql.run(
         `DELETE FROM vulnerabilities WHERE asset_id IN (${part.map(() => '?').join(', ')})`,
         part,
       );
     }
     const rows: unknown[][] = [];
-    await this.inTurns(assetIds, (assetId) => {
+    await this.inTurns([...lists.keys()], (assetId) => {
       for (const item of lists.get(assetId)!) {
         rows.push([assetId, item.id, item.score, item.summary, item.publishedDate]);
       }

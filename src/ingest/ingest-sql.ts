@@ -36,6 +36,9 @@ function insertInto(table: string, columns: InsertColumn[]): string {
   return `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')})`;
 }
 
+// Rows written between two turns of the event loop: a few milliseconds' work.
+const SQLITE_ROWS_PER_TURN = 2_000;
+
 export class SqliteIngestSql implements IngestSql {
   readonly dialect = 'sqlite';
   readonly maxParams = 30_000;
@@ -69,21 +72,24 @@ export class SqliteIngestSql implements IngestSql {
     return date.toISOString().replace('T', ' ').replace('Z', '');
   }
 
-  /** Multi-row VALUES, as many rows a statement as the parameter limit allows. */
+  /**
+   * One prepared statement, run once per row: better-sqlite3's fastest path. Multi-row VALUES
+   * built a new SQL text of thousands of placeholders and a flat copy of the values per
+   * statement, which cost more than the statements themselves saved.
+   */
   async insert(
     table: string,
     columns: InsertColumn[],
     rows: unknown[][],
     onConflict = '',
   ): Promise<void> {
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    const perStatement = Math.floor(this.maxParams / columns.length);
-    for (let start = 0; start < rows.length; start += perStatement) {
-      const part = rows.slice(start, start + perStatement);
-      await this.run(
-        `${insertInto(table, columns)} VALUES ${part.map(() => row).join(', ')} ${onConflict}`,
-        part.flat(),
-      );
+    const statement = this.prepare(
+      `${insertInto(table, columns)} VALUES (${columns.map(() => '?').join(', ')}) ${onConflict}`,
+    );
+    for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_TURN) {
+      const end = Math.min(rows.length, start + SQLITE_ROWS_PER_TURN);
+      for (let index = start; index < end; index++) statement.run(rows[index]);
+      await this.pause();
     }
   }
 
