@@ -70,6 +70,8 @@ export async function createApp(
     // A request that still reaches us while closing (a kept-alive connection) is served, with
     // Connection: close, rather than answered by Fastify's 503 in a body of its own shape.
     return503OnClosing: false,
+    // No Nest middleware anywhere: @fastify/middie would only add a hook to every request.
+    skipMiddie: true,
     logger: {
       level: PINO_LEVELS[config.logLevel],
       ...(options.logStream && { stream: options.logStream }),
