@@ -198,6 +198,9 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       theirs.push(await load(`${bare}${path}`));
       ours.push(await load(`${base}${path}`, needsAuth ? auth : {}));
+      log(
+        `  ${name} round ${round + 1}: ${Math.round(ours.at(-1))} against ${Math.round(theirs.at(-1))}`,
+      );
     }
     figures[name] = { service: median(ours), baseline: median(theirs) };
     log(
