@@ -66,6 +66,41 @@ describe('openJsonInWorker', () => {
     ).rejects.toMatchObject({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400 });
   });
 
+  it('reads what JSON.parse reads: escapes, brackets and quotes in strings, any spacing', async () => {
+    const texts = [
+      '{"assets":[{"name":"a\\"]},[{"},{"name":"\\\\"},{"name":"\\\\\\""}],"relations":[ ]}',
+      '{ "options" : { "mode" : "merge" } ,\n\t"assets" : [ 1 , -2.5e3 , true , null , "x" , [ ] , { } ]\r\n}',
+      '{"\\u0061ssets": [{"id": "escaped key"}], "relations": []}',
+      '{"assets": [], "relations": [{"type": "\\u005d\\u002c"}]}',
+      '{}',
+    ];
+    for (const text of texts) {
+      await expect(parseJsonInWorker(Buffer.from(text))).resolves.toEqual(JSON.parse(text));
+    }
+  });
+
+  it('keeps the last of a key given twice, as JSON.parse does', async () => {
+    const text = '{"assets": [{"id": "first"}], "assets": [{"id": "second"}], "relations": 5}';
+    await expect(parseJsonInWorker(Buffer.from(text))).resolves.toEqual(JSON.parse(text));
+  });
+
+  it('rejects malformed JSON inside an item, or between items, like any other', async () => {
+    for (const text of [
+      '{"assets": [{"name": tru}]}',
+      '{"assets": [{"name": "x"},]}',
+      '{"assets": [,{"name": "x"}]}',
+      '{"assets": [{"name": "x"} {"name": "y"}]}',
+      '{"assets": [{"name": "x"}]] }',
+      '{"assets": [{"name": "x"}]} extra',
+      '{"assets": [{"name": "x\u0001"}]}',
+      `{"assets": [${'{"id": "a"},'.repeat(2_500)}{"id": 01}]}`,
+    ]) {
+      await expect(parseJsonInWorker(Buffer.from(text))).rejects.toMatchObject({
+        code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+      });
+    }
+  });
+
   it('hands the long arrays over in slices, in order, and stops when told to', async () => {
     const body = {
       assets: Array.from({ length: 4_500 }, (_, i) => ({ id: `a-${i}` })),
