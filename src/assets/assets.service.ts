@@ -1,6 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
 import type { StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
@@ -17,6 +16,7 @@ import {
   toVulnerabilityResponse,
   type VulnerabilityResponse,
 } from './dto/vulnerability-response.dto.js';
+import { timeOrderedUuid } from '../common/time-ordered-uuid.js';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {
   name: 'name',
@@ -93,7 +93,7 @@ export class AssetsService {
   async create(dto: CreateAssetDto): Promise<AssetResponse> {
     const now = new Date();
     const asset = this.assets.create({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       name: dto.name,
       ip: dto.ip ?? null,
       type: dto.type ?? null,

@@ -1,5 +1,4 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import type {
   IngestAsset,
   IngestAssetFields,
@@ -9,6 +8,7 @@ import type {
 } from './ingest-payload.js';
 import type { IngestSql, InsertColumn } from './ingest-sql.js';
 import type { AssetRow, VulnerabilityRow } from '../assets/asset-rows.js';
+import { timeOrderedUuid } from '../common/time-ordered-uuid.js';
 
 export interface IngestCounts {
   assetsCreated: number;
@@ -265,7 +265,7 @@ export class IngestRun {
       throw new BadRequestException(`assets[${asset.index}].name is required to create an asset`);
     }
     return {
-      id: asset.id ?? randomUUID(),
+      id: asset.id ?? timeOrderedUuid(),
       name: fields.name,
       ip: fields.ip ?? null,
       type: fields.type ?? null,
@@ -418,7 +418,7 @@ export class IngestRun {
       const match = merge ? existingByKey.get(key) : undefined;
       if (!match) {
         creates.push({
-          id: randomUUID(),
+          id: timeOrderedUuid(),
           source_asset_id: source,
           target_asset_id: target,
           type: relation.type,

@@ -1,12 +1,12 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { Asset } from '../assets/asset.entity.js';
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
 import { Relation, RelationDirection } from './relation.entity.js';
+import { timeOrderedUuid } from '../common/time-ordered-uuid.js';
 
 export interface RelationPage {
   relations: Relation[];
@@ -60,7 +60,7 @@ export class RelationsService {
     await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
     const now = new Date();
     const relation = this.relations.create({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       sourceAssetId: dto.sourceAssetId,
       targetAssetId: dto.targetAssetId,
       type: dto.type,
