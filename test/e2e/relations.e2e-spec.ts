@@ -152,8 +152,9 @@ describe('relations', () => {
       const body = { sourceAssetId: a, targetAssetId: b, type: 'twice' };
       const first = await createRelation(body);
       const second = await createRelation(body);
+      // Version 7: time-ordered, so that new rows append to the primary key's index.
       expect(first.id).toMatch(
-        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
       );
       expect(second.id).not.toBe(first.id);
     });
