@@ -612,6 +612,19 @@ describe('POST /api/integrations/ingest', () => {
       expect(await snapshot(t)).toEqual(before);
     });
 
+    it('is 400 for malformed JSON inside an item past the first slice, writing nothing', async () => {
+      const before = await snapshot(t);
+      const response = await t.request('POST', INGEST, {
+        token: editor.token,
+        // Items are parsed 2,000 at a time once a scanner has found them: this one is in the 2nd lot.
+        rawBody: `{"assets": [${'{"name": "fine"},'.repeat(2_500)}{"name": tru}]}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(400);
+      expectErrorBody(response, /not valid JSON/);
+      expect(await snapshot(t)).toEqual(before);
+    });
+
     it('is 400 for a "__proto__" key at any level, writing nothing', async () => {
       const before = await snapshot(t);
       for (const [rawBody, message] of [
