@@ -449,12 +449,12 @@ export class IngestRun {
   private async relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
     const rows: RelationRow[] = [];
     for (const part of chunks(sourceIds, this.idsPerStatement)) {
-      rows.push(
-        ...(await this.sql.all<RelationRow>(
-          `${RELATION_SELECT} WHERE source_asset_id IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
-          part,
-        )),
+      const found = await this.sql.all<RelationRow>(
+        `${RELATION_SELECT} WHERE source_asset_id IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
+        part,
       );
+      // One by one: spread into push(), a hub's 150,000 relations overflowed the call stack.
+      for (const row of found) rows.push(row);
     }
     return rows;
   }

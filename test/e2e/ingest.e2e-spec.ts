@@ -329,4 +329,24 @@ describe('ingestion semantics', () => {
       expect((await byName()).get('new-fw')!.vulnerabilities).toHaveLength(1);
     });
   });
+
+  describe('a hub asset', () => {
+    it('with 150,000 stored relations is merged again (they were once spread into push())', async () => {
+      // More rows than a call takes as arguments: one lookup brings back all of them.
+      const hub = {
+        options: { mode: 'merge' },
+        assets: [
+          { id: 'core', name: 'core' },
+          { id: 'edge', name: 'edge' },
+        ],
+        relations: Array.from({ length: 150_000 }, (_, i) => ({
+          sourceAssetId: 'core',
+          targetAssetId: 'edge',
+          type: `l${i}`,
+        })),
+      };
+      expect(await ingest(hub)).toMatchObject({ assetsCreated: 2, relationsCreated: 150_000 });
+      expect(await ingest(hub)).toEqual(NO_CHANGE);
+    }, 120_000);
+  });
 });
