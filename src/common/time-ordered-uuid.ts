@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
 
+let last = { time: -1, prefix: '' };
+
+function prefixOf(time: number): string {
+  const hex = time.toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7`;
+}
+
 /**
  * A UUID version 7 (RFC 9562): the current Unix time in milliseconds, then 74 random bits.
  * Ids made one after the other sort (and land in the primary key's index) one after the other,
@@ -7,8 +14,9 @@ import { randomUUID } from 'node:crypto';
  * off writing the 100,000 relations of an ingestion on SQLite.
  */
 export function timeOrderedUuid(now = Date.now()): string {
-  const time = now.toString(16).padStart(12, '0');
+  // A bulk ingestion makes hundreds of ids in the same millisecond: its prefix is made once.
+  if (now !== last.time) last = { time: now, prefix: prefixOf(now) };
   // A version 4 UUID supplies the random bits and the variant.
   const random = randomUUID();
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
+  return `${last.prefix}${random.slice(15, 18)}-${random.slice(19)}`;
 }

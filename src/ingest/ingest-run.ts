@@ -365,13 +365,7 @@ export class IngestRun {
     const storedRefs =
       this.payload.mode === 'replace'
         ? new Set<string>()
-        : await this.existingIds([
-            ...new Set(
-              this.payload.relations
-                .flatMap((r) => [r.sourceAssetId, r.targetAssetId])
-                .filter((ref) => !payloadIds.has(ref)),
-            ),
-          ]);
+        : await this.existingIds([...this.refsOutsidePayload(payloadIds)]);
     const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
       const ref = relation[end];
       const id = payloadIds.get(ref) ?? (storedRefs.has(ref) ? ref : undefined);
@@ -444,6 +438,15 @@ export class IngestRun {
       }
     });
     return { creates, updates, keptIds, existing };
+  }
+
+  private refsOutsidePayload(payloadIds: Map<string, string>): Set<string> {
+    const refs = new Set<string>();
+    for (const { sourceAssetId, targetAssetId } of this.payload.relations) {
+      if (!payloadIds.has(sourceAssetId)) refs.add(sourceAssetId);
+      if (!payloadIds.has(targetAssetId)) refs.add(targetAssetId);
+    }
+    return refs;
   }
 
   private async relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
