@@ -82,6 +82,19 @@ function chunks<T>(items: T[], size: number): T[][] {
   return result;
 }
 
+/** `items` mapped one by one as they are taken (by IngestSql.insert). */
+function* mapped<T>(items: T[], map: (item: T) => unknown[]): Generator<unknown[]> {
+  for (const item of items) yield map(item);
+}
+
+function* vulnerabilityRows(lists: Map<string, IngestVulnerability[]>): Generator<unknown[]> {
+  for (const [assetId, items] of lists) {
+    for (const item of items) {
+      yield [assetId, item.id, item.score, item.summary, item.publishedDate];
+    }
+  }
+}
+
 function sameVulnerabilities(stored: VulnerabilityRow[], given: IngestVulnerability[]): boolean {
   if (stored.length !== given.length) return false;
   const byId = new Map(stored.map((row) => [row.id, row]));
@@ -110,12 +123,15 @@ export class IngestRun {
     relationsDeleted: 0,
     vulnerabilities: 0,
   };
-  private readonly now = new Date();
+  /** created_at and updated_at of every row written, as the database takes them. */
+  private readonly now: unknown;
 
   constructor(
     private readonly sql: IngestSql,
     private readonly payload: IngestPayload,
-  ) {}
+  ) {
+    this.now = sql.timestamp(new Date());
+  }
 
   async execute(): Promise<IngestCounts> {
     const { mode } = this.payload;
@@ -123,7 +139,7 @@ export class IngestRun {
 
     // Resolve and check everything before the first write.
     const assetPlan = mode === 'merge' ? await this.planMerge() : await this.planCreateAll();
-    const relationPlan = await this.planRelations(assetPlan.resolvedIds);
+    const relationPlan = await this.planRelations(assetPlan.resolvedIds, assetPlan.storedIds);
 
     if (mode === 'replace') {
       await this.sql.run('DELETE FROM relations');
@@ -154,7 +170,7 @@ export class IngestRun {
   /** append and replace: every item is created, with its own id or a new one. */
   private async planCreateAll() {
     const resolvedIds = new Map<IngestAsset, string>();
-    const creates: AssetRow[] = [];
+    const creates: unknown[][] = [];
     const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
     if (this.payload.mode === 'append') {
       const given = this.payload.assets.flatMap((asset) => (asset.id ? [asset.id] : []));
@@ -164,18 +180,18 @@ export class IngestRun {
         throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
     }
     await this.inTurns(this.payload.assets, (asset) => {
-      const row = this.newAssetRow(asset);
-      resolvedIds.set(asset, row.id);
-      creates.push(row);
-      if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
+      const id = this.create(asset, creates);
+      resolvedIds.set(asset, id);
+      if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
     });
-    // New assets have no stored list to replace.
+    // New assets have no stored list to replace, nor stored relations.
     return {
       resolvedIds,
       creates,
       updates: [] as AssetRow[],
       vulnerabilityLists,
       replacedLists: [],
+      storedIds: [],
     };
   }
 
@@ -212,7 +228,7 @@ export class IngestRun {
     const resolvedIds = new Map<IngestAsset, string>();
     const matchedBy = new Map<string, IngestAsset>();
     const matchedRows = new Map<string, AssetRow>();
-    const creates: AssetRow[] = [];
+    const creates: unknown[][] = [];
     const updates: AssetRow[] = [];
     const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
     const matchedWithVulnerabilities: string[] = [];
@@ -221,10 +237,9 @@ export class IngestRun {
         (asset.id ? byId.get(asset.id) : undefined) ??
         (asset.fields.ip ? byIp.get(asset.fields.ip) : undefined);
       if (!match) {
-        const row = this.newAssetRow(asset);
-        resolvedIds.set(asset, row.id);
-        creates.push(row);
-        if (asset.vulnerabilities) vulnerabilityLists.set(row.id, asset.vulnerabilities);
+        const id = this.create(asset, creates);
+        resolvedIds.set(asset, id);
+        if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
         return;
       }
       const earlier = matchedBy.get(match.id);
@@ -256,26 +271,32 @@ export class IngestRun {
       }
     });
     const replacedLists = matchedWithVulnerabilities.filter((id) => vulnerabilityLists.has(id));
-    return { resolvedIds, creates, updates, vulnerabilityLists, replacedLists };
+    const storedIds = [...matchedRows.keys()];
+    return { resolvedIds, creates, updates, vulnerabilityLists, replacedLists, storedIds };
   }
 
-  private newAssetRow(asset: IngestAsset): AssetRow {
+  /** Adds the insert row (values in ASSET_COLUMNS order) of a new asset; answers its id. */
+  private create(asset: IngestAsset, creates: unknown[][]): string {
     const { fields } = asset;
     if (fields.name === undefined) {
       throw new BadRequestException(`assets[${asset.index}].name is required to create an asset`);
     }
-    return {
-      id: asset.id ?? timeOrderedUuid(),
-      name: fields.name,
-      ip: fields.ip ?? null,
-      type: fields.type ?? null,
-      vendor: fields.vendor ?? null,
-      model: fields.model ?? null,
-      risk_score: fields.risk_score ?? null,
-      site: fields.site ?? null,
-      os_version: fields.os_version ?? null,
-      source: this.payload.source,
-    };
+    const id = asset.id ?? timeOrderedUuid();
+    creates.push([
+      id,
+      fields.name,
+      fields.ip ?? null,
+      fields.type ?? null,
+      fields.vendor ?? null,
+      fields.model ?? null,
+      fields.risk_score ?? null,
+      fields.site ?? null,
+      fields.os_version ?? null,
+      this.payload.source,
+      this.now,
+      this.now,
+    ]);
+    return id;
   }
 
   /** The stored row with the item's fields applied, or null when nothing would change. */
@@ -289,28 +310,24 @@ export class IngestRun {
     return changed ? merged : null;
   }
 
-  private async writeAssets(creates: AssetRow[], updates: AssetRow[]): Promise<void> {
-    const now = this.sql.timestamp(this.now);
-    const values = (row: AssetRow) => [
-      row.id,
-      ...ASSET_FIELDS.map((field) => row[field]),
-      row.source,
-      now,
-      now,
-    ];
-    await this.sql.insert('assets', ASSET_COLUMNS, await this.mapInTurns(creates, values));
-    this.counts.assetsCreated = creates.length;
+  private async writeAssets(creates: unknown[][], updates: AssetRow[]): Promise<void> {
+    this.counts.assetsCreated = await this.sql.insert('assets', ASSET_COLUMNS, creates);
     // An upsert on the primary key updates many rows in one statement; created_at stays.
     const assignments = [...ASSET_FIELDS, 'source', 'updated_at']
       .map((column) => `${column} = excluded.${column}`)
       .join(', ');
-    await this.sql.insert(
+    this.counts.assetsUpdated = await this.sql.insert(
       'assets',
       ASSET_COLUMNS,
-      await this.mapInTurns(updates, values),
+      mapped(updates, (row) => [
+        row.id,
+        ...ASSET_FIELDS.map((field) => row[field]),
+        row.source,
+        this.now,
+        this.now,
+      ]),
       `ON CONFLICT (id) DO UPDATE SET ${assignments}`,
     );
-    this.counts.assetsUpdated = updates.length;
   }
 
   // ---- vulnerabilities ----
@@ -345,19 +362,17 @@ export class IngestRun {
         part,
       );
     }
-    const rows: unknown[][] = [];
-    await this.inTurns([...lists.keys()], (assetId) => {
-      for (const item of lists.get(assetId)!) {
-        rows.push([assetId, item.id, item.score, item.summary, item.publishedDate]);
-      }
-    });
-    await this.sql.insert('vulnerabilities', VULNERABILITY_COLUMNS, rows);
-    this.counts.vulnerabilities = rows.length;
+    this.counts.vulnerabilities = await this.sql.insert(
+      'vulnerabilities',
+      VULNERABILITY_COLUMNS,
+      vulnerabilityRows(lists),
+    );
   }
 
   // ---- relations ----
 
-  private async planRelations(resolvedIds: Map<IngestAsset, string>) {
+  /** `storedIds`: the stored assets the payload's items matched (new ones have no relations). */
+  private async planRelations(resolvedIds: Map<IngestAsset, string>, storedIds: string[]) {
     const payloadIds = new Map<string, string>();
     for (const [asset, id] of resolvedIds) if (asset.id) payloadIds.set(asset.id, id);
 
@@ -374,20 +389,14 @@ export class IngestRun {
       }
       return id;
     };
-    const resolved = await this.mapInTurns(this.payload.relations, (relation) => ({
-      relation,
-      source: resolve(relation, 'sourceAssetId'),
-      target: resolve(relation, 'targetAssetId'),
-    }));
 
-    const creates: RelationRow[] = [];
+    const creates: unknown[][] = [];
     const updates: RelationRow[] = [];
     const keptIds = new Set<string>();
     const merge = this.payload.mode === 'merge';
+    // Only stored assets have stored relations: those the items matched, and those referred to.
     const existing = merge
-      ? await this.relationsFrom([
-          ...new Set([...resolved.map((r) => r.source), ...resolvedIds.values()]),
-        ])
+      ? await this.relationsFrom([...new Set([...storedIds, ...storedRefs])])
       : [];
     const existingByKey = new Map<string, RelationRow>();
     for (const row of existing) {
@@ -395,7 +404,9 @@ export class IngestRun {
       if (!existingByKey.has(key)) existingByKey.set(key, row);
     }
     const seen = new Map<string, number>();
-    await this.inTurns(resolved, ({ relation, source, target }) => {
+    await this.inTurns(this.payload.relations, (relation) => {
+      const source = resolve(relation, 'sourceAssetId');
+      const target = resolve(relation, 'targetAssetId');
       if (source === target) {
         throw new BadRequestException(
           `relations[${relation.index}] links an asset to itself once its ends are resolved`,
@@ -409,17 +420,20 @@ export class IngestRun {
         }
         seen.set(key, relation.index);
       }
-      const match = merge ? existingByKey.get(key) : undefined;
+      const match = existingByKey.get(key);
       if (!match) {
-        creates.push({
-          id: timeOrderedUuid(),
-          source_asset_id: source,
-          target_asset_id: target,
-          type: relation.type,
-          direction: relation.direction ?? 'bi',
-          protocol: relation.protocol ?? null,
-          to_ports: relation.toPorts ?? null,
-        });
+        // The insert row, in RELATION_COLUMNS order.
+        creates.push([
+          timeOrderedUuid(),
+          source,
+          target,
+          relation.type,
+          relation.direction ?? 'bi',
+          relation.protocol ?? null,
+          relation.toPorts ?? null,
+          this.now,
+          this.now,
+        ]);
         return;
       }
       keptIds.add(match.id);
@@ -462,28 +476,24 @@ export class IngestRun {
     return rows;
   }
 
-  private async writeRelations(creates: RelationRow[], updates: RelationRow[]): Promise<void> {
-    const now = this.sql.timestamp(this.now);
-    const values = (row: RelationRow) => [
-      row.id,
-      row.source_asset_id,
-      row.target_asset_id,
-      row.type,
-      row.direction,
-      row.protocol,
-      row.to_ports,
-      now,
-      now,
-    ];
-    await this.sql.insert('relations', RELATION_COLUMNS, await this.mapInTurns(creates, values));
-    this.counts.relationsCreated = creates.length;
-    await this.sql.insert(
+  private async writeRelations(creates: unknown[][], updates: RelationRow[]): Promise<void> {
+    this.counts.relationsCreated = await this.sql.insert('relations', RELATION_COLUMNS, creates);
+    this.counts.relationsUpdated = await this.sql.insert(
       'relations',
       RELATION_COLUMNS,
-      await this.mapInTurns(updates, values),
+      mapped(updates, (row) => [
+        row.id,
+        row.source_asset_id,
+        row.target_asset_id,
+        row.type,
+        row.direction,
+        row.protocol,
+        row.to_ports,
+        this.now,
+        this.now,
+      ]),
       'ON CONFLICT (id) DO UPDATE SET direction = excluded.direction, protocol = excluded.protocol, to_ports = excluded.to_ports, updated_at = excluded.updated_at',
     );
-    this.counts.relationsUpdated = updates.length;
   }
 
   // ---- deleteStale ----
@@ -536,12 +546,6 @@ export class IngestRun {
       const end = Math.min(items.length, start + ITEMS_PER_TURN);
       for (let index = start; index < end; index++) visit(items[index]);
     }
-  }
-
-  private async mapInTurns<T, U>(items: T[], map: (item: T) => U): Promise<U[]> {
-    const mapped: U[] = [];
-    await this.inTurns(items, (item) => mapped.push(map(item)));
-    return mapped;
   }
 
   private async existingIds(ids: string[]): Promise<Set<string>> {
