@@ -71,6 +71,23 @@ const VULNERABILITY_COLUMNS: InsertColumn[] = [
 /** Items handled between two turns of the event loop. */
 const ITEMS_PER_TURN = 5_000;
 
+/** Where the payload's assets went, filled in as the items are planned. */
+interface ResolvedAssets {
+  /** Each id the payload gives, to the id it resolved to (itself, or a stored asset's by ip). */
+  byPayloadId: Map<string, string>;
+  /** Every resolved id: the assets the ingestion leaves stored. */
+  all: Set<string>;
+}
+
+function resolvedAssets(): ResolvedAssets {
+  return { byPayloadId: new Map(), all: new Set() };
+}
+
+function resolveAsset(resolved: ResolvedAssets, asset: IngestAsset, id: string): void {
+  if (asset.id) resolved.byPayloadId.set(asset.id, id);
+  resolved.all.add(id);
+}
+
 const relationKey = (source: string, target: string, type: string) =>
   `${source}\u0000${target}\u0000${type}`;
 
@@ -139,16 +156,16 @@ export class IngestRun {
 
     // Resolve and check everything before the first write.
     const assetPlan = mode === 'merge' ? await this.planMerge() : await this.planCreateAll();
-    const relationPlan = await this.planRelations(assetPlan.resolvedIds, assetPlan.storedIds);
+    const relationPlan = await this.planRelations(assetPlan.resolved, assetPlan.storedIds);
 
     if (mode === 'replace') {
       await this.sql.run('DELETE FROM relations');
       await this.sql.run('DELETE FROM vulnerabilities');
       this.counts.assetsDeleted = await this.sql.run('DELETE FROM assets');
     }
-    const keptAssets = new Set(assetPlan.resolvedIds.values());
+    const keptAssets = assetPlan.resolved.all;
     // Each part of the plan is let go of once written: a hundred thousand rows apiece.
-    assetPlan.resolvedIds.clear();
+    assetPlan.resolved.byPayloadId.clear();
     await this.writeAssets(assetPlan.creates, assetPlan.updates);
     assetPlan.creates = assetPlan.updates = [];
     await this.writeVulnerabilities(assetPlan.vulnerabilityLists, assetPlan.replacedLists);
@@ -169,24 +186,25 @@ export class IngestRun {
 
   /** append and replace: every item is created, with its own id or a new one. */
   private async planCreateAll() {
-    const resolvedIds = new Map<IngestAsset, string>();
+    const resolved = resolvedAssets();
     const creates: unknown[][] = [];
     const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
     if (this.payload.mode === 'append') {
-      const given = this.payload.assets.flatMap((asset) => (asset.id ? [asset.id] : []));
-      const taken = await this.existingIds(given);
+      const taken = await this.existingIds(
+        await this.distinct(this.payload.assets, (asset) => asset.id),
+      );
       const clash = this.payload.assets.find((asset) => asset.id && taken.has(asset.id));
       if (clash)
         throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
     }
     await this.inTurns(this.payload.assets, (asset) => {
       const id = this.create(asset, creates);
-      resolvedIds.set(asset, id);
+      resolveAsset(resolved, asset, id);
       if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
     });
     // New assets have no stored list to replace, nor stored relations.
     return {
-      resolvedIds,
+      resolved,
       creates,
       updates: [] as AssetRow[],
       vulnerabilityLists,
@@ -200,7 +218,7 @@ export class IngestRun {
     const { assets } = this.payload;
     const byId = new Map<string, AssetRow>();
     for (const part of chunks(
-      assets.flatMap((asset) => (asset.id ? [asset.id] : [])),
+      await this.distinct(assets, (asset) => asset.id),
       this.idsPerStatement,
     )) {
       const rows = await this.sql.all<AssetRow>(
@@ -209,13 +227,9 @@ export class IngestRun {
       );
       for (const row of rows) byId.set(row.id, row);
     }
-    const unmatchedIps = [
-      ...new Set(
-        assets.flatMap((asset) =>
-          !(asset.id && byId.has(asset.id)) && asset.fields.ip ? [asset.fields.ip] : [],
-        ),
-      ),
-    ];
+    const unmatchedIps = await this.distinct(assets, (asset) =>
+      asset.id && byId.has(asset.id) ? undefined : asset.fields.ip,
+    );
     const byIp = new Map<string, AssetRow>();
     for (const part of chunks(unmatchedIps, this.idsPerStatement)) {
       const rows = await this.sql.all<AssetRow>(
@@ -225,7 +239,7 @@ export class IngestRun {
       for (const row of rows) if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
     }
 
-    const resolvedIds = new Map<IngestAsset, string>();
+    const resolved = resolvedAssets();
     const matchedBy = new Map<string, IngestAsset>();
     const matchedRows = new Map<string, AssetRow>();
     const creates: unknown[][] = [];
@@ -238,7 +252,7 @@ export class IngestRun {
         (asset.fields.ip ? byIp.get(asset.fields.ip) : undefined);
       if (!match) {
         const id = this.create(asset, creates);
-        resolvedIds.set(asset, id);
+        resolveAsset(resolved, asset, id);
         if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
         return;
       }
@@ -250,7 +264,7 @@ export class IngestRun {
       }
       matchedBy.set(match.id, asset);
       matchedRows.set(match.id, match);
-      resolvedIds.set(asset, match.id);
+      resolveAsset(resolved, asset, match.id);
       const merged = this.mergedRow(match, asset.fields);
       if (merged) updates.push(merged);
       if (asset.vulnerabilities) {
@@ -272,7 +286,7 @@ export class IngestRun {
     });
     const replacedLists = matchedWithVulnerabilities.filter((id) => vulnerabilityLists.has(id));
     const storedIds = [...matchedRows.keys()];
-    return { resolvedIds, creates, updates, vulnerabilityLists, replacedLists, storedIds };
+    return { resolved, creates, updates, vulnerabilityLists, replacedLists, storedIds };
   }
 
   /** Adds the insert row (values in ASSET_COLUMNS order) of a new asset; answers its id. */
@@ -372,15 +386,14 @@ export class IngestRun {
   // ---- relations ----
 
   /** `storedIds`: the stored assets the payload's items matched (new ones have no relations). */
-  private async planRelations(resolvedIds: Map<IngestAsset, string>, storedIds: string[]) {
-    const payloadIds = new Map<string, string>();
-    for (const [asset, id] of resolvedIds) if (asset.id) payloadIds.set(asset.id, id);
+  private async planRelations(resolved: ResolvedAssets, storedIds: string[]) {
+    const payloadIds = resolved.byPayloadId;
 
     // Ends that are not payload ids must name stored assets (not in replace: those go).
     const storedRefs =
       this.payload.mode === 'replace'
         ? new Set<string>()
-        : await this.existingIds([...this.refsOutsidePayload(payloadIds)]);
+        : await this.existingIds([...(await this.refsOutsidePayload(payloadIds))]);
     const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
       const ref = relation[end];
       const id = payloadIds.get(ref) ?? (storedRefs.has(ref) ? ref : undefined);
@@ -454,12 +467,12 @@ export class IngestRun {
     return { creates, updates, keptIds, existing };
   }
 
-  private refsOutsidePayload(payloadIds: Map<string, string>): Set<string> {
+  private async refsOutsidePayload(payloadIds: Map<string, string>): Promise<Set<string>> {
     const refs = new Set<string>();
-    for (const { sourceAssetId, targetAssetId } of this.payload.relations) {
+    await this.inTurns(this.payload.relations, ({ sourceAssetId, targetAssetId }) => {
       if (!payloadIds.has(sourceAssetId)) refs.add(sourceAssetId);
       if (!payloadIds.has(targetAssetId)) refs.add(targetAssetId);
-    }
+    });
     return refs;
   }
 
@@ -546,6 +559,19 @@ export class IngestRun {
       const end = Math.min(items.length, start + ITEMS_PER_TURN);
       for (let index = start; index < end; index++) visit(items[index]);
     }
+  }
+
+  /** The distinct values `pick` finds in `items`. */
+  private async distinct<T>(
+    items: T[],
+    pick: (item: T) => string | null | undefined,
+  ): Promise<string[]> {
+    const found = new Set<string>();
+    await this.inTurns(items, (item) => {
+      const value = pick(item);
+      if (value) found.add(value);
+    });
+    return [...found];
   }
 
   private async existingIds(ids: string[]): Promise<Set<string>> {

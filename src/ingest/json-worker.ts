@@ -1,4 +1,5 @@
 import { errorCodes } from 'fastify';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 
 /** Array items per message: each message is a short task for the event loop to take in. */
@@ -293,7 +294,13 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
     try {
       while (!closed) {
         worker.postMessage('next');
-        const message = await receive();
+        const next = receive();
+        // Marked handled: a failure meanwhile is thrown by the await below, not as unhandled.
+        next.catch(() => undefined);
+        // A turn of the event loop between slices: without it a reply that comes quickly is
+        // taken in the same turn as the slice before, and timers and sockets wait for both.
+        await yieldToEventLoop();
+        const message = await next;
         if ('done' in message) return;
         if (!('part' in message)) throw new Error('the JSON worker answered out of turn');
         yield 'text' in message ? { part: message.part, items: itemsOf(message.text) } : message;
