@@ -99,17 +99,19 @@ function rejectUnknown(value: Record<string, unknown>, allowed: Set<string>, pat
   }
 }
 
-function text(value: unknown, path: string, min: number, max: number): string {
-  if (typeof value !== 'string') fail(`${path} must be a string`);
+// The item's path and the field's name apart: the full path is made only for a message.
+function text(value: unknown, path: string, field: string, min: number, max: number): string {
+  const at = () => (field ? `${path}.${field}` : path);
+  if (typeof value !== 'string') fail(`${at()} must be a string`);
   if (value.length < min || value.length > max) {
-    fail(`${path} must be ${min > 0 ? `${min} to ` : 'at most '}${max} characters long`);
+    fail(`${at()} must be ${min > 0 ? `${min} to ` : 'at most '}${max} characters long`);
   }
-  if (value.includes('\0')) fail(`${path} must not contain NUL characters`);
+  if (value.includes('\0')) fail(`${at()} must not contain NUL characters`);
   return value;
 }
 
-function optionalText(value: unknown, path: string, max: number): string | null {
-  return value === null ? null : text(value, path, 0, max);
+function optionalText(value: unknown, path: string, field: string, max: number): string | null {
+  return value === null ? null : text(value, path, field, 0, max);
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -129,7 +131,7 @@ function isRealDate(value: string): boolean {
 function parseVulnerability(value: unknown, path: string): IngestVulnerability {
   if (!isObject(value)) fail(`${path} must be an object`);
   rejectUnknown(value, VULNERABILITY_KEYS, path);
-  const id = text(value.id, `${path}.id`, 1, 64);
+  const id = text(value.id, path, 'id', 1, 64);
   let score: number | null = null;
   if (value.score !== undefined && value.score !== null) {
     if (typeof value.score !== 'number' || !Number.isFinite(value.score)) {
@@ -139,7 +141,7 @@ function parseVulnerability(value: unknown, path: string): IngestVulnerability {
     score = value.score;
   }
   const summary =
-    value.summary === undefined ? null : optionalText(value.summary, `${path}.summary`, 2000);
+    value.summary === undefined ? null : optionalText(value.summary, path, 'summary', 2000);
   let publishedDate: string | null = null;
   if (value.publishedDate !== undefined && value.publishedDate !== null) {
     if (typeof value.publishedDate !== 'string' || !isRealDate(value.publishedDate)) {
@@ -156,10 +158,10 @@ function parseAsset(value: unknown, index: number): IngestAsset {
   rejectUnknown(value, ASSET_KEYS, path);
   const asset: IngestAsset = { index, fields: {} };
   if (value.id !== undefined) {
-    asset.id = text(value.id, `${path}.id`, 1, MAX_ASSET_ID_LENGTH);
+    asset.id = text(value.id, path, 'id', 1, MAX_ASSET_ID_LENGTH);
     if (!PRINTABLE.test(asset.id)) fail(`${path}.id must hold printable characters only`);
   }
-  if (value.name !== undefined) asset.fields.name = text(value.name, `${path}.name`, 1, 255);
+  if (value.name !== undefined) asset.fields.name = text(value.name, path, 'name', 1, 255);
   if (value.ip !== undefined) {
     if (value.ip !== null && !isAssetIp(value.ip)) {
       fail(`${path}.ip must be an IP address`);
@@ -168,7 +170,7 @@ function parseAsset(value: unknown, index: number): IngestAsset {
   }
   for (const [field, max] of ASSET_TEXT_FIELDS) {
     if (value[field] !== undefined) {
-      asset.fields[field] = optionalText(value[field], `${path}.${field}`, max);
+      asset.fields[field] = optionalText(value[field], path, field, max);
     }
   }
   if (value.risk_score !== undefined) {
@@ -205,9 +207,9 @@ function parseRelation(value: unknown, index: number): IngestRelation {
   rejectUnknown(value, RELATION_KEYS, path);
   const relation: IngestRelation = {
     index,
-    sourceAssetId: text(value.sourceAssetId, `${path}.sourceAssetId`, 1, MAX_ASSET_ID_LENGTH),
-    targetAssetId: text(value.targetAssetId, `${path}.targetAssetId`, 1, MAX_ASSET_ID_LENGTH),
-    type: text(value.type, `${path}.type`, 1, 64),
+    sourceAssetId: text(value.sourceAssetId, path, 'sourceAssetId', 1, MAX_ASSET_ID_LENGTH),
+    targetAssetId: text(value.targetAssetId, path, 'targetAssetId', 1, MAX_ASSET_ID_LENGTH),
+    type: text(value.type, path, 'type', 1, 64),
   };
   if (relation.sourceAssetId === relation.targetAssetId) {
     fail(`${path}.targetAssetId must differ from sourceAssetId`);
@@ -219,7 +221,7 @@ function parseRelation(value: unknown, index: number): IngestRelation {
     relation.direction = value.direction;
   }
   if (value.protocol !== undefined) {
-    relation.protocol = optionalText(value.protocol, `${path}.protocol`, 32);
+    relation.protocol = optionalText(value.protocol, path, 'protocol', 32);
   }
   if (value.toPorts !== undefined) {
     if (value.toPorts !== null && !isPortList(value.toPorts)) {
@@ -246,15 +248,12 @@ async function* inTurns(assets: unknown[], relations: unknown[]): AsyncGenerator
   }
 }
 
-/** Refuses an asset id given twice, naming both items. */
-function rejectRepeatedIds(assets: IngestAsset[]): void {
-  const firstById = new Map<string, number>();
-  for (const asset of assets) {
-    if (asset.id === undefined) continue;
-    const first = firstById.get(asset.id);
-    if (first !== undefined) fail(`assets[${asset.index}].id repeats assets[${first}].id`);
-    firstById.set(asset.id, asset.index);
-  }
+/** Refuses an asset id given twice, naming both items; `firstById` holds the ids before. */
+function rejectRepeatedId(asset: IngestAsset, firstById: Map<string, number>): void {
+  if (asset.id === undefined) return;
+  const first = firstById.get(asset.id);
+  if (first !== undefined) fail(`assets[${asset.index}].id repeats assets[${first}].id`);
+  firstById.set(asset.id, asset.index);
 }
 
 /**
@@ -286,7 +285,7 @@ export async function parseIngestPayload(
   const source =
     options.source === undefined || options.source === null
       ? null
-      : text(options.source, 'options.source', 1, 100);
+      : text(options.source, 'options', 'source', 1, 100);
 
   const rawAssets = body.assets ?? [];
   if (!Array.isArray(rawAssets)) fail('assets must be an array');
@@ -296,16 +295,17 @@ export async function parseIngestPayload(
   // Slices come in order, the assets' before the relations'.
   const assets: IngestAsset[] = [];
   const relations: IngestRelation[] = [];
-  let assetsDone = false;
+  const firstById = new Map<string, number>();
   for await (const { part, items } of slices ?? inTurns(rawAssets, rawRelations)) {
     if (part === 'assets') {
-      for (const item of items) assets.push(parseAsset(item, assets.length));
+      for (const item of items) {
+        const asset = parseAsset(item, assets.length);
+        rejectRepeatedId(asset, firstById);
+        assets.push(asset);
+      }
       continue;
     }
-    if (!assetsDone) rejectRepeatedIds(assets);
-    assetsDone = true;
     for (const item of items) relations.push(parseRelation(item, relations.length));
   }
-  if (!assetsDone) rejectRepeatedIds(assets);
   return { mode, deleteStale, source, assets, relations };
 }

@@ -297,6 +297,14 @@ const INVALID: [string, unknown, RegExp][] = [
     /^assets\[2\]\.id repeats assets\[1\]\.id/,
   ],
   [
+    'an asset id repeated before a later item that breaks a rule (the first bad item counts)',
+    {
+      assets: [...GOOD_ASSETS, { id: 'fresh-1', name: 'fresh again' }, { name: 'x', ip: 'nope' }],
+      relations: GOOD_RELATIONS,
+    },
+    /^assets\[2\]\.id repeats assets\[1\]\.id/,
+  ],
+  [
     'a new asset without a name (merge)',
     withAsset({ id: 'fresh-3', ip: '10.8.0.3' }),
     /^assets\[2\]\.name is required/,
