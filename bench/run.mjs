@@ -239,8 +239,9 @@ async function main() {
       service: first.elapsed,
       baseline: bestBaseline,
       ratio: first.elapsed / bestBaseline,
-      target: '<= 3, < 3000 ms',
-      met: first.elapsed / bestBaseline <= 3 && first.elapsed < 3000,
+      // The table is SQLite's; on PostgreSQL the same ratios hold, not the 3 s.
+      target: pgUrl ? '<= 3' : '<= 3, < 3000 ms',
+      met: first.elapsed / bestBaseline <= 3 && (pgUrl || first.elapsed < 3000),
     },
     {
       figure: 'repeated ingestion, all matched (ms)',
