@@ -48,8 +48,13 @@ export interface IngestPayload {
   mode: IngestMode;
   deleteStale: boolean;
   source: string | null;
-  assets: IngestAsset[];
-  relations: IngestRelation[];
+  /**
+   * The assets, checked slice by slice as they are read, so that each slice can be planned
+   * (and on SQLite written) before the next is read. To be taken once, before the relations.
+   */
+  assets: AsyncIterable<IngestAsset[]>;
+  /** The relations, checked as they are read, once the assets have all been taken. */
+  readRelations(): Promise<IngestRelation[]>;
 }
 
 export const INGEST_MODES: readonly IngestMode[] = ['merge', 'append', 'replace'];
@@ -257,18 +262,19 @@ function rejectRepeatedId(asset: IngestAsset, firstById: Map<string, number>): v
 }
 
 /**
- * Checks the whole body before anything is written and names the first bad item by its path
+ * Checks the body item by item, in order, and names the first bad item by its path
  * (`assets[57].ip must be an IP address`). Written by hand rather than with class-validator,
  * which takes seconds over a hundred thousand nested items, and in turns of a few thousand
  * items, so that a large payload does not hold up other requests (health probes) meanwhile.
  * With `slices` (a body parsed by openJsonInWorker), `body` is the top level and the items of
  * its long arrays come slice by slice, each checked and let go of as it comes; without, the
- * body's own arrays are taken in slices.
+ * body's own arrays are taken in slices. The top level is checked here; the items as the
+ * payload's `assets` and `readRelations` are taken.
  */
-export async function parseIngestPayload(
+export function parseIngestPayload(
   body: unknown,
   slices?: AsyncIterable<JsonSlice>,
-): Promise<IngestPayload> {
+): IngestPayload {
   if (!isObject(body)) fail('the body must be a JSON object');
   rejectUnknown(body, TOP_KEYS, '');
 
@@ -293,19 +299,39 @@ export async function parseIngestPayload(
   if (!Array.isArray(rawRelations)) fail('relations must be an array');
 
   // Slices come in order, the assets' before the relations'.
-  const assets: IngestAsset[] = [];
-  const relations: IngestRelation[] = [];
-  const firstById = new Map<string, number>();
-  for await (const { part, items } of slices ?? inTurns(rawAssets, rawRelations)) {
-    if (part === 'assets') {
-      for (const item of items) {
-        const asset = parseAsset(item, assets.length);
-        rejectRepeatedId(asset, firstById);
-        assets.push(asset);
+  const iterator = (slices ?? inTurns(rawAssets, rawRelations))[Symbol.asyncIterator]();
+  // The first slice that is not the assets', once they have been read.
+  let pending: IteratorResult<JsonSlice> | null = null;
+  let assetsRead = false;
+  async function* assets(): AsyncGenerator<IngestAsset[]> {
+    if (assetsRead) throw new Error('the assets are read once');
+    assetsRead = true;
+    const firstById = new Map<string, number>();
+    let count = 0;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || next.value.part !== 'assets') {
+        pending = next;
+        return;
       }
-      continue;
+      const slice: IngestAsset[] = [];
+      for (const item of next.value.items) {
+        const asset = parseAsset(item, count++);
+        rejectRepeatedId(asset, firstById);
+        slice.push(asset);
+      }
+      yield slice;
     }
-    for (const item of items) relations.push(parseRelation(item, relations.length));
   }
-  return { mode, deleteStale, source, assets, relations };
+  let relationsRead = false;
+  const readRelations = async () => {
+    if (relationsRead || !pending) throw new Error('the relations are read once, after the assets');
+    relationsRead = true;
+    const relations: IngestRelation[] = [];
+    for (let next = pending; !next.done; next = await iterator.next()) {
+      for (const item of next.value.items) relations.push(parseRelation(item, relations.length));
+    }
+    return relations;
+  };
+  return { mode, deleteStale, source, assets: assets(), readRelations };
 }

@@ -71,6 +71,17 @@ const VULNERABILITY_COLUMNS: InsertColumn[] = [
 /** Items handled between two turns of the event loop. */
 const ITEMS_PER_TURN = 5_000;
 
+/** What to write for a slice of the payload's assets. */
+interface AssetSlicePlan {
+  /** Insert rows of new assets, in ASSET_COLUMNS order. */
+  creates: unknown[][];
+  updates: AssetRow[];
+  /** The vulnerability list to store, by asset id. */
+  vulnerabilityLists: Map<string, IngestVulnerability[]>;
+  /** Matched assets whose stored list the new one replaces. */
+  replacedLists: string[];
+}
+
 /** Where the payload's assets went, filled in as the items are planned. */
 interface ResolvedAssets {
   /** Each id the payload gives, to the id it resolved to (itself, or a stored asset's by ip). */
@@ -127,8 +138,12 @@ function sameVulnerabilities(stored: VulnerabilityRow[], given: IngestVulnerabil
 }
 
 /**
- * One ingestion, inside the transaction its caller opened: everything is looked up in bulk and
- * checked first, then written set-based, in chunks sized to the database's parameter limit.
+ * One ingestion, inside the transaction its caller opened. The assets come in slices: each is
+ * looked up in bulk, checked and planned, then written; the relations are then read, checked,
+ * planned and written. Any failure rolls it all back. Lookups go to `lookups`, which must show
+ * the state before the ingestion: on SQLite a read-only connection beside the writer's (the
+ * writes then run in another thread while the next slice is planned); else the transaction's
+ * own connection, and the asset writes wait until every slice is planned.
  */
 export class IngestRun {
   private readonly counts: IngestCounts = {
@@ -142,34 +157,45 @@ export class IngestRun {
   };
   /** created_at and updated_at of every row written, as the database takes them. */
   private readonly now: unknown;
+  /** Where the payload's assets went, slice after slice. */
+  private readonly resolved = resolvedAssets();
+  /** The stored assets matched so far (merge), and the item that matched each. */
+  private readonly matchedBy = new Map<string, IngestAsset>();
 
   constructor(
     private readonly sql: IngestSql,
     private readonly payload: IngestPayload,
+    private readonly lookups: IngestSql = sql,
   ) {
     this.now = sql.timestamp(new Date());
   }
 
   async execute(): Promise<IngestCounts> {
     const { mode } = this.payload;
-    const relationsBefore = await this.countRelations();
-
-    // Resolve and check everything before the first write.
-    const assetPlan = mode === 'merge' ? await this.planMerge() : await this.planCreateAll();
-    const relationPlan = await this.planRelations(assetPlan.resolved, assetPlan.storedIds);
+    const relationsBefore = await this.countRelations(this.lookups);
 
     if (mode === 'replace') {
       await this.sql.run('DELETE FROM relations');
       await this.sql.run('DELETE FROM vulnerabilities');
       this.counts.assetsDeleted = await this.sql.run('DELETE FROM assets');
     }
-    const keptAssets = assetPlan.resolved.all;
-    // Each part of the plan is let go of once written: a hundred thousand rows apiece.
-    assetPlan.resolved.byPayloadId.clear();
-    await this.writeAssets(assetPlan.creates, assetPlan.updates);
-    assetPlan.creates = assetPlan.updates = [];
-    await this.writeVulnerabilities(assetPlan.vulnerabilityLists, assetPlan.replacedLists);
-    assetPlan.vulnerabilityLists.clear();
+    // Each slice is planned against the state before the ingestion: when the lookups would see
+    // this run's own writes (one connection), the writes wait until every slice is planned.
+    const deferWrites = this.lookups === this.sql;
+    const deferred: AssetSlicePlan[] = [];
+    for await (const assets of this.payload.assets) {
+      const plan =
+        mode === 'merge' ? await this.planMerge(assets) : await this.planCreateAll(assets);
+      if (deferWrites) deferred.push(plan);
+      else await this.writeAssetPlan(plan);
+    }
+    for (const plan of deferred.splice(0)) await this.writeAssetPlan(plan);
+    const keptAssets = this.resolved.all;
+
+    // The lookups below cannot see the rows just written: a new asset has no stored relation,
+    // and a relation end that is no payload id cannot name one (its id is new or the item's).
+    const relationPlan = await this.planRelations(this.resolved, [...this.matchedBy.keys()]);
+    this.resolved.byPayloadId.clear();
     await this.writeRelations(relationPlan.creates, relationPlan.updates);
     relationPlan.creates = relationPlan.updates = [];
     if (mode === 'merge' && this.payload.deleteStale) {
@@ -178,50 +204,43 @@ export class IngestRun {
 
     // Relations also go by cascade with deleted assets: the difference counts them all.
     this.counts.relationsDeleted =
-      relationsBefore + this.counts.relationsCreated - (await this.countRelations());
+      relationsBefore + this.counts.relationsCreated - (await this.countRelations(this.sql));
     return this.counts;
   }
 
   // ---- assets ----
 
-  /** append and replace: every item is created, with its own id or a new one. */
-  private async planCreateAll() {
-    const resolved = resolvedAssets();
+  private async writeAssetPlan(plan: AssetSlicePlan): Promise<void> {
+    await this.writeAssets(plan.creates, plan.updates);
+    await this.writeVulnerabilities(plan.vulnerabilityLists, plan.replacedLists);
+  }
+
+  private async planCreateAll(assets: IngestAsset[]): Promise<AssetSlicePlan> {
     const creates: unknown[][] = [];
     const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
     if (this.payload.mode === 'append') {
-      const taken = await this.existingIds(
-        await this.distinct(this.payload.assets, (asset) => asset.id),
-      );
-      const clash = this.payload.assets.find((asset) => asset.id && taken.has(asset.id));
+      const taken = await this.existingIds(await this.distinct(assets, (asset) => asset.id));
+      const clash = assets.find((asset) => asset.id && taken.has(asset.id));
       if (clash)
         throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
     }
-    await this.inTurns(this.payload.assets, (asset) => {
+    await this.inTurns(assets, (asset) => {
       const id = this.create(asset, creates);
-      resolveAsset(resolved, asset, id);
+      resolveAsset(this.resolved, asset, id);
       if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
     });
     // New assets have no stored list to replace, nor stored relations.
-    return {
-      resolved,
-      creates,
-      updates: [] as AssetRow[],
-      vulnerabilityLists,
-      replacedLists: [],
-      storedIds: [],
-    };
+    return { creates, updates: [] as AssetRow[], vulnerabilityLists, replacedLists: [] };
   }
 
   /** merge: match by id, then by ip (the earliest created), else create. */
-  private async planMerge() {
-    const { assets } = this.payload;
+  private async planMerge(assets: IngestAsset[]): Promise<AssetSlicePlan> {
     const byId = new Map<string, AssetRow>();
     for (const part of chunks(
       await this.distinct(assets, (asset) => asset.id),
       this.idsPerStatement,
     )) {
-      const rows = await this.sql.all<AssetRow>(
+      const rows = await this.lookups.all<AssetRow>(
         `${ASSET_SELECT} WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
       );
@@ -232,15 +251,14 @@ export class IngestRun {
     );
     const byIp = new Map<string, AssetRow>();
     for (const part of chunks(unmatchedIps, this.idsPerStatement)) {
-      const rows = await this.sql.all<AssetRow>(
+      const rows = await this.lookups.all<AssetRow>(
         `${ASSET_SELECT} WHERE ip IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
         part,
       );
       for (const row of rows) if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
     }
 
-    const resolved = resolvedAssets();
-    const matchedBy = new Map<string, IngestAsset>();
+    const matchedBy = this.matchedBy;
     const matchedRows = new Map<string, AssetRow>();
     const creates: unknown[][] = [];
     const updates: AssetRow[] = [];
@@ -252,7 +270,7 @@ export class IngestRun {
         (asset.fields.ip ? byIp.get(asset.fields.ip) : undefined);
       if (!match) {
         const id = this.create(asset, creates);
-        resolveAsset(resolved, asset, id);
+        resolveAsset(this.resolved, asset, id);
         if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
         return;
       }
@@ -264,7 +282,7 @@ export class IngestRun {
       }
       matchedBy.set(match.id, asset);
       matchedRows.set(match.id, match);
-      resolveAsset(resolved, asset, match.id);
+      resolveAsset(this.resolved, asset, match.id);
       const merged = this.mergedRow(match, asset.fields);
       if (merged) updates.push(merged);
       if (asset.vulnerabilities) {
@@ -285,8 +303,7 @@ export class IngestRun {
       }
     });
     const replacedLists = matchedWithVulnerabilities.filter((id) => vulnerabilityLists.has(id));
-    const storedIds = [...matchedRows.keys()];
-    return { resolved, creates, updates, vulnerabilityLists, replacedLists, storedIds };
+    return { creates, updates, vulnerabilityLists, replacedLists };
   }
 
   /** Adds the insert row (values in ASSET_COLUMNS order) of a new asset; answers its id. */
@@ -325,12 +342,12 @@ export class IngestRun {
   }
 
   private async writeAssets(creates: unknown[][], updates: AssetRow[]): Promise<void> {
-    this.counts.assetsCreated = await this.sql.insert('assets', ASSET_COLUMNS, creates);
+    this.counts.assetsCreated += await this.sql.insert('assets', ASSET_COLUMNS, creates);
     // An upsert on the primary key updates many rows in one statement; created_at stays.
     const assignments = [...ASSET_FIELDS, 'source', 'updated_at']
       .map((column) => `${column} = excluded.${column}`)
       .join(', ');
-    this.counts.assetsUpdated = await this.sql.insert(
+    this.counts.assetsUpdated += await this.sql.insert(
       'assets',
       ASSET_COLUMNS,
       mapped(updates, (row) => [
@@ -350,7 +367,7 @@ export class IngestRun {
   private async storedVulnerabilities(assetIds: string[]) {
     const byAsset = new Map<string, VulnerabilityRow[]>();
     for (const part of chunks(assetIds, this.idsPerStatement)) {
-      const rows = await this.sql.all<VulnerabilityRow>(
+      const rows = await this.lookups.all<VulnerabilityRow>(
         `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities WHERE asset_id IN (${part
           .map(() => '?')
           .join(', ')})`,
@@ -376,7 +393,7 @@ export class IngestRun {
         part,
       );
     }
-    this.counts.vulnerabilities = await this.sql.insert(
+    this.counts.vulnerabilities += await this.sql.insert(
       'vulnerabilities',
       VULNERABILITY_COLUMNS,
       vulnerabilityRows(lists),
@@ -388,12 +405,13 @@ export class IngestRun {
   /** `storedIds`: the stored assets the payload's items matched (new ones have no relations). */
   private async planRelations(resolved: ResolvedAssets, storedIds: string[]) {
     const payloadIds = resolved.byPayloadId;
+    const relations = await this.payload.readRelations();
 
     // Ends that are not payload ids must name stored assets (not in replace: those go).
     const storedRefs =
       this.payload.mode === 'replace'
         ? new Set<string>()
-        : await this.existingIds([...(await this.refsOutsidePayload(payloadIds))]);
+        : await this.existingIds([...(await this.refsOutsidePayload(relations, payloadIds))]);
     const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
       const ref = relation[end];
       const id = payloadIds.get(ref) ?? (storedRefs.has(ref) ? ref : undefined);
@@ -417,7 +435,7 @@ export class IngestRun {
       if (!existingByKey.has(key)) existingByKey.set(key, row);
     }
     const seen = new Map<string, number>();
-    await this.inTurns(this.payload.relations, (relation) => {
+    await this.inTurns(relations, (relation) => {
       const source = resolve(relation, 'sourceAssetId');
       const target = resolve(relation, 'targetAssetId');
       if (source === target) {
@@ -467,9 +485,12 @@ export class IngestRun {
     return { creates, updates, keptIds, existing };
   }
 
-  private async refsOutsidePayload(payloadIds: Map<string, string>): Promise<Set<string>> {
+  private async refsOutsidePayload(
+    relations: IngestRelation[],
+    payloadIds: Map<string, string>,
+  ): Promise<Set<string>> {
     const refs = new Set<string>();
-    await this.inTurns(this.payload.relations, ({ sourceAssetId, targetAssetId }) => {
+    await this.inTurns(relations, ({ sourceAssetId, targetAssetId }) => {
       if (!payloadIds.has(sourceAssetId)) refs.add(sourceAssetId);
       if (!payloadIds.has(targetAssetId)) refs.add(targetAssetId);
     });
@@ -479,7 +500,7 @@ export class IngestRun {
   private async relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
     const rows: RelationRow[] = [];
     for (const part of chunks(sourceIds, this.idsPerStatement)) {
-      const found = await this.sql.all<RelationRow>(
+      const found = await this.lookups.all<RelationRow>(
         `${RELATION_SELECT} WHERE source_asset_id IN (${part.map(() => '?').join(', ')}) ORDER BY created_at, id`,
         part,
       );
@@ -577,7 +598,7 @@ export class IngestRun {
   private async existingIds(ids: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (const part of chunks(ids, this.idsPerStatement)) {
-      const rows = await this.sql.all<{ id: string }>(
+      const rows = await this.lookups.all<{ id: string }>(
         `SELECT id FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
       );
@@ -586,8 +607,8 @@ export class IngestRun {
     return found;
   }
 
-  private async countRelations(): Promise<number> {
-    const [row] = await this.sql.all<{ count: number | string }>(
+  private async countRelations(sql: IngestSql): Promise<number> {
+    const [row] = await sql.all<{ count: number | string }>(
       'SELECT COUNT(*) AS count FROM relations',
     );
     return Number(row.count);
@@ -595,6 +616,6 @@ export class IngestRun {
 
   /** How many ids one `IN (...)` lookup or delete binds. */
   private get idsPerStatement(): number {
-    return Math.min(5000, this.sql.maxParams);
+    return Math.min(5000, this.lookups.maxParams);
   }
 }

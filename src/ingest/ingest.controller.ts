@@ -31,7 +31,7 @@ export class IngestController {
   @ApiOperation({
     summary: 'Ingest scanner output (editor; replace mode: admin)',
     description:
-      'The whole body is checked before anything is written; the first bad item is named by its path and nothing is written. The write is one transaction. Ingestions run one at a time; other requests are served meanwhile. Running the same merge payload twice changes nothing.',
+      'Items are checked in order (assets, then relations); the first bad one is named by its path and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile. Running the same merge payload twice changes nothing.',
   })
   @ApiBody({
     type: IngestRequestDto,

@@ -11,9 +11,10 @@ import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
-import { openJsonInWorker } from './json-worker.js';
+import { openJsonInWorker, type JsonSlice } from './json-worker.js';
 import { IngestRun } from './ingest-run.js';
 import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 const POSTGRES_INGEST_LOCK = 7_402_151_001;
@@ -25,82 +26,107 @@ export class IngestService {
   /** `raw` is the body as the HTTP layer hands it over (unparsed), or an already parsed value. */
   async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
     const started = performance.now();
-    const payload = await this.readPayload(caller, raw);
-    // One ingestion at a time in this process; the transaction also serializes across processes.
-    const counts = await this.dataSource.exclusiveWrites.run(() =>
-      this.inTransaction((sql) => new IngestRun(sql, payload).execute()),
-    );
-    return {
-      success: true,
-      stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
-    };
-  }
-
-  // Apart from ingest(), so that nothing of the parsed body stays referenced during the writes.
-  private async readPayload(caller: Principal, raw: unknown): Promise<IngestPayload> {
     const parsed = raw instanceof RawJsonBody ? await openJsonInWorker(raw.bytes) : null;
     try {
-      const body = parsed ? parsed.head : raw;
-      const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
-      if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
-        throw new ForbiddenException('replace mode requires the admin role');
-      }
-      return await parseIngestPayload(body, parsed?.slices);
+      // The relations are read later, during the run (IngestPayload.readRelations).
+      const payload = this.readPayload(caller, parsed ? parsed.head : raw, parsed?.slices);
+      // One ingestion at a time in this process; the transaction also serializes across
+      // processes.
+      const counts = await this.dataSource.exclusiveWrites.run(() =>
+        this.inTransaction((sql, lookups) => new IngestRun(sql, payload, lookups).execute()),
+      );
+      return {
+        success: true,
+        stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
+      };
     } finally {
       parsed?.close();
     }
   }
 
-  private inTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
+  private readPayload(
+    caller: Principal,
+    body: unknown,
+    slices?: AsyncIterable<JsonSlice>,
+  ): IngestPayload {
+    const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
+    if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
+      throw new ForbiddenException('replace mode requires the admin role');
+    }
+    return parseIngestPayload(body, slices);
+  }
+
+  /** `work` gets the transaction, and where to look up stored rows (see IngestRun). */
+  private inTransaction<T>(work: (sql: IngestSql, lookups: IngestSql) => Promise<T>): Promise<T> {
     return this.dataSource.options.type === 'postgres'
       ? this.inPostgresTransaction(work)
       : this.inSqliteTransaction(work);
   }
 
   /**
-   * On a connection of its own, so that requests served meanwhile neither see the transaction
-   * half done nor run inside it (WAL lets them read the last committed state).
+   * In a worker thread (SqliteWriter), on a connection of its own, so that requests served
+   * meanwhile neither see the transaction half done nor run inside it (WAL lets them read the
+   * last committed state), and so that the rows are written while the main thread goes on
+   * with the payload. Lookups go to a read-only connection: it sees the state before the
+   * ingestion, which is what the plan is made against.
    */
-  private async inSqliteTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
+  private async inSqliteTransaction<T>(
+    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+  ): Promise<T> {
     const file = this.dataSource.options.database as string;
-    const inMemory = file === ':memory:';
-    // An in-memory database exists only on the service's own connection, so the ingestion runs
-    // there in one go, without letting other requests in between.
-    const db = inMemory
-      ? (this.dataSource.driver as unknown as { databaseConnection: Database.Database })
-          .databaseConnection
-      : new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    if (file === ':memory:') return this.inMemoryTransaction(work);
+    // Lets a write that passed the gate just before the lock was taken finish first.
+    await yieldToEventLoop();
+    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS);
+    // Opened once the write lock is held: no other write can land between the two.
+    let reader: Database.Database | null = null;
     try {
-      if (!inMemory) {
-        db.pragma('foreign_keys = ON');
-        // The checkpoint after a large commit runs in a worker instead (checkpointInBackground).
-        db.pragma('wal_autocheckpoint = 0');
-        // Lets a write that passed the gate just before the lock was taken finish first.
-        await yieldToEventLoop();
-      }
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(new SqliteIngestSql(db, !inMemory));
-        db.exec('COMMIT');
-        if (!inMemory) checkpointInBackground(file, SQLITE_BUSY_TIMEOUT_MS);
-        return result;
-      } catch (error) {
-        if (db.inTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
+      reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+      const result = await work(writer, new SqliteIngestSql(reader, true));
+      await writer.commit();
+      checkpointInBackground(file, SQLITE_BUSY_TIMEOUT_MS);
+      return result;
+    } catch (error) {
+      await writer.rollback().catch(() => undefined);
+      throw error;
     } finally {
-      if (!inMemory) db.close();
+      reader?.close();
+      writer.close();
     }
   }
 
-  private async inPostgresTransaction<T>(work: (sql: IngestSql) => Promise<T>): Promise<T> {
+  /**
+   * An in-memory database exists only on the service's own connection, so the ingestion runs
+   * there in one go, without letting other requests in between.
+   */
+  private async inMemoryTransaction<T>(
+    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+  ): Promise<T> {
+    const db = (this.dataSource.driver as unknown as { databaseConnection: Database.Database })
+      .databaseConnection;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const sql = new SqliteIngestSql(db, false);
+      const result = await work(sql, sql);
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  private async inPostgresTransaction<T>(
+    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+  ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await runner.startTransaction();
       try {
         await runner.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_INGEST_LOCK]);
-        const result = await work(new PostgresIngestSql(runner));
+        const sql = new PostgresIngestSql(runner);
+        const result = await work(sql, sql);
         await runner.commitTransaction();
         return result;
       } catch (error) {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { isDeepStrictEqual } from 'node:util';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const INGEST = '/api/integrations/ingest';
 const MiB = 1024 * 1024;
@@ -405,6 +406,7 @@ const INVALID: [string, unknown, RegExp][] = [
 ];
 
 describe('POST /api/integrations/ingest', () => {
+  let database: TestDatabase;
   let t: TestApp;
   let admin: string;
   let editor: { id: string; email: string; password: string; token: string };
@@ -414,7 +416,9 @@ describe('POST /api/integrations/ingest', () => {
     t.request('POST', INGEST, { token, body });
 
   beforeAll(async () => {
-    t = await TestApp.start();
+    // On a file for SQLite, as in production (the writes then run in a worker thread).
+    database = await createTestDatabase({ file: true });
+    t = await TestApp.start({}, database);
     admin = await t.login();
     editor = await t.createUser('editor');
     viewer = await t.createUser('viewer');
@@ -424,6 +428,7 @@ describe('POST /api/integrations/ingest', () => {
   });
   afterAll(async () => {
     await t.close();
+    await database.drop();
   });
 
   describe('validation', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { TestApp } from '../support/test-app.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 interface Stats {
   assetsCreated: number;
@@ -22,6 +23,7 @@ const NO_CHANGE: Stats = {
 };
 
 describe('ingestion semantics', () => {
+  let database: TestDatabase;
   let t: TestApp;
   let admin: string;
   let editor: string;
@@ -45,7 +47,10 @@ describe('ingestion semantics', () => {
   const snapshot = async () => ({ assets: await assets(), relations: await relations() });
 
   beforeAll(async () => {
-    t = await TestApp.start();
+    // On a file for SQLite, as in production: the rows are then written by a worker thread
+    // while the payload is still being read, slice by slice.
+    database = await createTestDatabase({ file: true });
+    t = await TestApp.start({}, database);
     admin = await t.login();
     editor = (await t.createUser('editor')).token;
   });
@@ -54,6 +59,7 @@ describe('ingestion semantics', () => {
   });
   afterAll(async () => {
     await t.close();
+    await database.drop();
   });
 
   const scan = {
@@ -328,6 +334,55 @@ describe('ingestion semantics', () => {
       expect([...(await byName()).keys()].sort()).toEqual(['new-fw', 'x']);
       expect((await byName()).get('new-fw')!.vulnerabilities).toHaveLength(1);
     });
+  });
+
+  describe('a payload read and written in slices (2,000 items each)', () => {
+    const many = (count: number, ip: (i: number) => string) =>
+      Array.from({ length: count }, (_, i) => ({ id: `s-${i}`, name: `s ${i}`, ip: ip(i) }));
+
+    it('matches no item with an asset an earlier item of the same payload created', async () => {
+      // Items 0 and 4,500 share an address no stored asset has: both are created.
+      const items = many(5000, (i) => `10.9.${i >> 8}.${i & 255}`);
+      items[4500].ip = items[0].ip;
+      expect(await ingest({ assets: items })).toMatchObject({ assetsCreated: 5000 });
+      // Stored now: the earliest created of the two is the one an address match finds.
+      const byIp = await ingest({ assets: [{ name: 'renamed', ip: items[0].ip }] });
+      expect(byIp).toMatchObject({ assetsCreated: 0, assetsUpdated: 1 });
+    }, 60_000);
+
+    it('refuses two items, slices apart, that match the same stored asset', async () => {
+      await ingest({ assets: [{ id: 'stored', name: 'stored', ip: '10.8.0.1' }] });
+      const items = many(4000, (i) => `10.7.${i >> 8}.${i & 255}`);
+      items[0] = { id: 'stored', name: 'stored', ip: '10.8.0.2' };
+      items[3500] = { id: 'other', name: 'other', ip: '10.8.0.1' };
+      const response = await t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        body: { assets: items },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe(
+        'assets[3500] matches the same stored asset (stored) as assets[0]',
+      );
+      expect((await assets()).map((a) => a.id)).toEqual(['stored']);
+    }, 60_000);
+
+    it('writes nothing when a relation fails after thousands of assets were written', async () => {
+      const items = many(6000, (i) => `10.6.${i >> 8}.${i & 255}`);
+      const response = await t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        body: {
+          assets: items,
+          relations: [
+            { sourceAssetId: 's-0', targetAssetId: 's-1', type: 'link' },
+            { sourceAssetId: 's-0', targetAssetId: 'nowhere', type: 'link' },
+          ],
+        },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('relations[1].targetAssetId refers to no asset');
+      expect(await assets()).toEqual([]);
+      expect(await relations()).toEqual([]);
+    }, 60_000);
   });
 
   describe('a hub asset', () => {
