@@ -106,7 +106,7 @@ function rejectUnknown(value: Record<string, unknown>, allowed: Set<string>, pat
 
 // The item's path and the field's name apart: the full path is made only for a message.
 function text(value: unknown, path: string, field: string, min: number, max: number): string {
-  const at = () => (field ? `${path}.${field}` : path);
+  const at = () => `${path}.${field}`;
   if (typeof value !== 'string') fail(`${at()} must be a string`);
   if (value.length < min || value.length > max) {
     fail(`${at()} must be ${min > 0 ? `${min} to ` : 'at most '}${max} characters long`);

@@ -194,7 +194,7 @@ export class IngestRun {
 
     // The lookups below cannot see the rows just written: a new asset has no stored relation,
     // and a relation end that is no payload id cannot name one (its id is new or the item's).
-    const relationPlan = await this.planRelations(this.resolved, [...this.matchedBy.keys()]);
+    const relationPlan = await this.planRelations();
     this.resolved.byPayloadId.clear();
     await this.writeRelations(relationPlan.creates, relationPlan.updates);
     relationPlan.creates = relationPlan.updates = [];
@@ -258,7 +258,7 @@ export class IngestRun {
       for (const row of rows) if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
     }
 
-    const matchedBy = this.matchedBy;
+    const { matchedBy } = this;
     const matchedRows = new Map<string, AssetRow>();
     const creates: unknown[][] = [];
     const updates: AssetRow[] = [];
@@ -402,9 +402,8 @@ export class IngestRun {
 
   // ---- relations ----
 
-  /** `storedIds`: the stored assets the payload's items matched (new ones have no relations). */
-  private async planRelations(resolved: ResolvedAssets, storedIds: string[]) {
-    const payloadIds = resolved.byPayloadId;
+  private async planRelations() {
+    const payloadIds = this.resolved.byPayloadId;
     const relations = await this.payload.readRelations();
 
     // Ends that are not payload ids must name stored assets (not in replace: those go).
@@ -427,7 +426,7 @@ export class IngestRun {
     const merge = this.payload.mode === 'merge';
     // Only stored assets have stored relations: those the items matched, and those referred to.
     const existing = merge
-      ? await this.relationsFrom([...new Set([...storedIds, ...storedRefs])])
+      ? await this.relationsFrom([...new Set([...this.matchedBy.keys(), ...storedRefs])])
       : [];
     const existingByKey = new Map<string, RelationRow>();
     for (const row of existing) {

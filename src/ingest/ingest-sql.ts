@@ -45,6 +45,26 @@ export function sqliteInsert(table: string, columns: InsertColumn[], onConflict:
   return `${insertInto(table, columns)} VALUES (${columns.map(() => '?').join(', ')}) ${onConflict}`;
 }
 
+/** Hands `rows` to `write` in arrays of `size` (the last one shorter); answers how many. */
+export async function inBatches(
+  rows: Iterable<unknown[]>,
+  size: number,
+  write: (batch: unknown[][]) => Promise<void>,
+): Promise<number> {
+  let count = 0;
+  let batch: unknown[][] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === size) {
+      await write(batch);
+      count += batch.length;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await write(batch);
+  return count + batch.length;
+}
+
 /** A timestamp as TypeORM writes SQLite datetimes: UTC, milliseconds, ' ' for 'T', no 'Z'. */
 export function sqliteTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
@@ -153,22 +173,12 @@ export class PostgresIngestSql implements IngestSql {
   ): Promise<number> {
     const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
     const sql = `${insertInto(table, columns)} SELECT * FROM unnest(${arrays}) ${onConflict}`;
-    let count = 0;
-    let part: unknown[][] = [];
-    const flush = async () => {
+    return inBatches(rows, POSTGRES_ROWS_PER_INSERT, async (part) => {
       await this.runner.query(
         sql,
         columns.map((_column, index) => part.map((row) => row[index])),
       );
-      count += part.length;
-      part = [];
-    };
-    for (const row of rows) {
-      part.push(row);
-      if (part.length === POSTGRES_ROWS_PER_INSERT) await flush();
-    }
-    if (part.length > 0) await flush();
-    return count;
+    });
   }
 
   private static numbered(sql: string): string {

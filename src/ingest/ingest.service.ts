@@ -28,7 +28,7 @@ export class IngestService {
     const started = performance.now();
     const parsed = raw instanceof RawJsonBody ? await openJsonInWorker(raw.bytes) : null;
     try {
-      // The relations are read later, during the run (IngestPayload.readRelations).
+      // The top level is checked here; the items are read during the run, slice by slice.
       const payload = this.readPayload(caller, parsed ? parsed.head : raw, parsed?.slices);
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.

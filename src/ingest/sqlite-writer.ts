@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { sqliteInsert, sqliteTimestamp, type IngestSql, type InsertColumn } from './ingest-sql.js';
+import {
+  inBatches,
+  sqliteInsert,
+  sqliteTimestamp,
+  type IngestSql,
+  type InsertColumn,
+} from './ingest-sql.js';
 
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
@@ -163,18 +169,7 @@ export class SqliteWriter implements IngestSql {
     onConflict = '',
   ): Promise<number> {
     const sql = sqliteInsert(table, columns, onConflict);
-    let count = 0;
-    let part: unknown[][] = [];
-    for (const row of rows) {
-      part.push(row);
-      if (part.length === ROWS_PER_MESSAGE) {
-        await this.postInsert(sql, part);
-        count += part.length;
-        part = [];
-      }
-    }
-    if (part.length > 0) await this.postInsert(sql, part);
-    return count + part.length;
+    return inBatches(rows, ROWS_PER_MESSAGE, (part) => this.postInsert(sql, part));
   }
 
   async commit(): Promise<void> {
