@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { constants, PerformanceObserver, type NodeGCPerformanceDetail } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -382,6 +384,47 @@ describe('ingestion semantics', () => {
       expect(response.body.error).toBe('relations[1].targetAssetId refers to no asset');
       expect(await assets()).toEqual([]);
       expect(await relations()).toEqual([]);
+    }, 60_000);
+  });
+
+  describe('after a bulk body', () => {
+    // Full collections asked for by the service (gc()), which V8 never starts by itself.
+    const forcedCollections = () => {
+      const seen = { count: 0 };
+      const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          // A gc entry's detail, which the PerformanceEntry type leaves out.
+          const { kind, flags } = (entry as unknown as { detail: NodeGCPerformanceDetail }).detail;
+          if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+            if (flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) seen.count++;
+          }
+        }
+      });
+      observer.observe({ entryTypes: ['gc'] });
+      return { seen, stop: () => observer.disconnect() };
+    };
+    // Each asset carries a 2,000-character finding: 4,500 of them make a body of over 8 MiB.
+    const withFindings = (count: number) => ({
+      assets: Array.from({ length: count }, (_, i) => ({
+        id: `b-${i}`,
+        name: `b ${i}`,
+        vulnerabilities: [{ id: 'CVE-2024-0001', summary: 'x'.repeat(2000) }],
+      })),
+    });
+
+    it('collects the garbage once it has answered, and not after a small body', async () => {
+      const collections = forcedCollections();
+      try {
+        expect(await ingest(withFindings(100))).toMatchObject({ assetsCreated: 100 });
+        await sleep(500);
+        expect(collections.seen.count).toBe(0);
+        expect(JSON.stringify(withFindings(4500)).length).toBeGreaterThan(8 * 1024 * 1024);
+        expect(await ingest(withFindings(4500))).toMatchObject({ assetsCreated: 4400 });
+        for (let i = 0; i < 50 && collections.seen.count === 0; i++) await sleep(100);
+        expect(collections.seen.count).toBe(1);
+      } finally {
+        collections.stop();
+      }
     }, 60_000);
   });
 
