@@ -74,7 +74,10 @@ export async function createApp(
     skipMiddie: true,
     logger: {
       level: PINO_LEVELS[config.logLevel],
-      ...(options.logStream && { stream: options.logStream }),
+      // process.stdout rather than pino's own asynchronous destination: on Linux it writes
+      // synchronously (files, pipes and terminals alike), so the last lines before an exit
+      // come out, in order (pino's own wrote a line still in flight after the exit's line).
+      stream: options.logStream ?? process.stdout,
       formatters: { level: (label: string) => ({ level: label }) },
       timestamp: () => `,"time":"${new Date().toISOString()}"`,
     },

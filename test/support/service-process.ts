@@ -81,16 +81,20 @@ export class ServiceProcess {
   baseUrl = '';
 
   private constructor(private readonly child: ChildProcess) {
-    let buffered = '';
-    const keep = (chunk: Buffer): void => {
-      buffered += chunk.toString('utf8');
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      this.lines.push(...parts.filter((line) => line !== ''));
+    // A buffer per stream: a line one of them has half written must not take in the other's.
+    const keep = (stream: NodeJS.ReadableStream): void => {
+      let buffered = '';
+      stream.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const parts = buffered.split('\n');
+        buffered = parts.pop()!;
+        this.lines.push(...parts.filter((line) => line !== ''));
+      });
     };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+    keep(child.stdout!);
+    keep(child.stderr!);
+    // On 'close', not 'exit': by then everything the process printed has been read.
+    this.exited = new Promise((resolve) => child.on('close', (code) => resolve(code)));
     ServiceProcess.running.add(this);
     void this.exited.then(() => ServiceProcess.running.delete(this));
   }
