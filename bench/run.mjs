@@ -105,6 +105,9 @@ async function load(url, headers = {}, duration = LOAD_SECONDS) {
   const result = await autocannon({ url, connections: 10, duration, headers });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  // The requests still running when the window closed (a search takes seconds on PostgreSQL)
+  // go on in the server: the next window starts once they are done, or they slow it down.
+  await new Promise((resolve) => setTimeout(resolve, Math.min(result.latency.max, 10_000)));
   // Answers over the window's whole length: finer than the average of per-second counts, which
   // comes in whole numbers (3 or 4 a second for the search on PostgreSQL).
   return result.requests.total / result.duration;
