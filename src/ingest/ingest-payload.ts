@@ -53,8 +53,8 @@ export interface IngestPayload {
    * (and on SQLite written) before the next is read. To be taken once, before the relations.
    */
   assets: AsyncIterable<IngestAsset[]>;
-  /** The relations, checked as they are read, once the assets have all been taken. */
-  readRelations(): Promise<IngestRelation[]>;
+  /** The relations, checked slice by slice as they are read, once the assets have all been taken. */
+  relations: AsyncIterable<IngestRelation[]>;
 }
 
 export const INGEST_MODES: readonly IngestMode[] = ['merge', 'append', 'replace'];
@@ -269,7 +269,7 @@ function rejectRepeatedId(asset: IngestAsset, firstById: Map<string, number>): v
  * With `slices` (a body parsed by openJsonInWorker), `body` is the top level and the items of
  * its long arrays come slice by slice, each checked and let go of as it comes; without, the
  * body's own arrays are taken in slices. The top level is checked here; the items as the
- * payload's `assets` and `readRelations` are taken.
+ * payload's `assets` and `relations` are taken.
  */
 export function parseIngestPayload(
   body: unknown,
@@ -324,14 +324,13 @@ export function parseIngestPayload(
     }
   }
   let relationsRead = false;
-  const readRelations = async () => {
+  async function* relations(): AsyncGenerator<IngestRelation[]> {
     if (relationsRead || !pending) throw new Error('the relations are read once, after the assets');
     relationsRead = true;
-    const relations: IngestRelation[] = [];
+    let count = 0;
     for (let next = pending; !next.done; next = await iterator.next()) {
-      for (const item of next.value.items) relations.push(parseRelation(item, relations.length));
+      yield next.value.items.map((item) => parseRelation(item, count++));
     }
-    return relations;
-  };
-  return { mode, deleteStale, source, assets: assets(), readRelations };
+  }
+  return { mode, deleteStale, source, assets: assets(), relations: relations() };
 }

@@ -82,6 +82,14 @@ interface AssetSlicePlan {
   replacedLists: string[];
 }
 
+/** What deleteStale needs of the relations: those stored before, and the ones the payload kept. */
+interface RelationsPlan {
+  /** Stored relations from the stored assets the relations name or the assets matched. */
+  existing: RelationRow[];
+  /** Ids of the stored relations the payload lists. */
+  keptIds: Set<string>;
+}
+
 /** Where the payload's assets went, filled in as the items are planned. */
 interface ResolvedAssets {
   /** Each id the payload gives, to the id it resolved to (itself, or a stored asset's by ip). */
@@ -138,12 +146,12 @@ function sameVulnerabilities(stored: VulnerabilityRow[], given: IngestVulnerabil
 }
 
 /**
- * One ingestion, inside the transaction its caller opened. The assets come in slices: each is
- * looked up in bulk, checked and planned, then written; the relations are then read, checked,
- * planned and written. Any failure rolls it all back. Lookups go to `lookups`, which must show
- * the state before the ingestion: on SQLite a read-only connection beside the writer's (the
- * writes then run in another thread while the next slice is planned); else the transaction's
- * own connection, and the asset writes wait until every slice is planned.
+ * One ingestion, inside the transaction its caller opened. The assets, then the relations,
+ * come in slices: each is looked up in bulk, checked and planned, then written. Any failure
+ * rolls it all back. Lookups go to `lookups`, which must show the state before the ingestion:
+ * on SQLite a read-only connection beside the writer's (the writes then run in another thread
+ * while the next slice is planned); else the transaction's own connection, and the writes wait
+ * until every slice (of the assets, then of the relations) is planned.
  */
 export class IngestRun {
   private readonly counts: IngestCounts = {
@@ -194,12 +202,10 @@ export class IngestRun {
 
     // The lookups below cannot see the rows just written: a new asset has no stored relation,
     // and a relation end that is no payload id cannot name one (its id is new or the item's).
-    const relationPlan = await this.planRelations();
+    const relations = await this.planRelations(deferWrites);
     this.resolved.byPayloadId.clear();
-    await this.writeRelations(relationPlan.creates, relationPlan.updates);
-    relationPlan.creates = relationPlan.updates = [];
     if (mode === 'merge' && this.payload.deleteStale) {
-      await this.deleteStale(keptAssets, relationPlan);
+      await this.deleteStale(keptAssets, relations);
     }
 
     // Relations also go by cascade with deleted assets: the difference counts them all.
@@ -402,98 +408,123 @@ export class IngestRun {
 
   // ---- relations ----
 
-  private async planRelations() {
+  /**
+   * Reads, checks and plans the relations slice by slice, and writes each slice's rows once it
+   * is planned (unless `deferWrites`: then once every slice is). Stored assets are looked up as
+   * a slice first names them, with their stored relations (merge), before any row naming them
+   * is written: the lookups never see this run's own relations.
+   */
+  private async planRelations(deferWrites: boolean): Promise<RelationsPlan> {
     const payloadIds = this.resolved.byPayloadId;
-    const relations = await this.payload.readRelations();
-
-    // Ends that are not payload ids must name stored assets (not in replace: those go).
-    const storedRefs =
-      this.payload.mode === 'replace'
-        ? new Set<string>()
-        : await this.existingIds([...(await this.refsOutsidePayload(relations, payloadIds))]);
+    const merge = this.payload.mode === 'merge';
+    // Refs outside the payload, once looked up: whether they name a stored asset.
+    const storedRefs = new Map<string, boolean>();
+    const plan: RelationsPlan = { existing: [], keptIds: new Set() };
+    const existingByKey = new Map<string, RelationRow>();
+    const addExisting = async (sourceIds: string[]) => {
+      if (!merge) return;
+      for (const row of await this.relationsFrom(sourceIds)) {
+        plan.existing.push(row);
+        const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
+        if (!existingByKey.has(key)) existingByKey.set(key, row);
+      }
+    };
+    // Only stored assets have stored relations: those the items matched, and those referred to.
+    await addExisting([...this.matchedBy.keys()]);
     const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
       const ref = relation[end];
-      const id = payloadIds.get(ref) ?? (storedRefs.has(ref) ? ref : undefined);
+      const id = payloadIds.get(ref) ?? (storedRefs.get(ref) ? ref : undefined);
       if (id === undefined) {
         throw new BadRequestException(`relations[${relation.index}].${end} refers to no asset`);
       }
       return id;
     };
-
-    const creates: unknown[][] = [];
-    const updates: RelationRow[] = [];
-    const keptIds = new Set<string>();
-    const merge = this.payload.mode === 'merge';
-    // Only stored assets have stored relations: those the items matched, and those referred to.
-    const existing = merge
-      ? await this.relationsFrom([...new Set([...this.matchedBy.keys(), ...storedRefs])])
-      : [];
-    const existingByKey = new Map<string, RelationRow>();
-    for (const row of existing) {
-      const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
-      if (!existingByKey.has(key)) existingByKey.set(key, row);
-    }
     const seen = new Map<string, number>();
-    await this.inTurns(relations, (relation) => {
-      const source = resolve(relation, 'sourceAssetId');
-      const target = resolve(relation, 'targetAssetId');
-      if (source === target) {
-        throw new BadRequestException(
-          `relations[${relation.index}] links an asset to itself once its ends are resolved`,
-        );
+    const deferred: { creates: unknown[][]; updates: RelationRow[] }[] = [];
+
+    for await (const relations of this.payload.relations) {
+      // Ends that are not payload ids must name stored assets (not in replace: those go).
+      if (this.payload.mode !== 'replace') {
+        const refs = await this.refsOutsidePayload(relations, payloadIds, storedRefs);
+        const found = await this.existingIds(refs);
+        for (const ref of refs) storedRefs.set(ref, found.has(ref));
+        await addExisting([...found].filter((id) => !this.matchedBy.has(id)));
       }
-      const key = relationKey(source, target, relation.type);
-      if (merge) {
-        const first = seen.get(key);
-        if (first !== undefined) {
-          throw new BadRequestException(`relations[${relation.index}] repeats relations[${first}]`);
+      const creates: unknown[][] = [];
+      const updates: RelationRow[] = [];
+      await this.inTurns(relations, (relation) => {
+        const source = resolve(relation, 'sourceAssetId');
+        const target = resolve(relation, 'targetAssetId');
+        if (source === target) {
+          throw new BadRequestException(
+            `relations[${relation.index}] links an asset to itself once its ends are resolved`,
+          );
         }
-        seen.set(key, relation.index);
-      }
-      const match = existingByKey.get(key);
-      if (!match) {
-        // The insert row, in RELATION_COLUMNS order.
-        creates.push([
-          timeOrderedUuid(),
-          source,
-          target,
-          relation.type,
-          relation.direction ?? 'bi',
-          relation.protocol ?? null,
-          relation.toPorts ?? null,
-          this.now,
-          this.now,
-        ]);
-        return;
-      }
-      keptIds.add(match.id);
-      const merged: RelationRow = {
-        ...match,
-        direction: relation.direction ?? match.direction,
-        protocol: relation.protocol !== undefined ? relation.protocol : match.protocol,
-        to_ports: relation.toPorts !== undefined ? relation.toPorts : match.to_ports,
-      };
-      if (
-        merged.direction !== match.direction ||
-        merged.protocol !== match.protocol ||
-        merged.to_ports !== match.to_ports
-      ) {
-        updates.push(merged);
-      }
-    });
-    return { creates, updates, keptIds, existing };
+        const key = relationKey(source, target, relation.type);
+        if (merge) {
+          const first = seen.get(key);
+          if (first !== undefined) {
+            throw new BadRequestException(
+              `relations[${relation.index}] repeats relations[${first}]`,
+            );
+          }
+          seen.set(key, relation.index);
+        }
+        const match = existingByKey.get(key);
+        if (!match) {
+          // The insert row, in RELATION_COLUMNS order.
+          creates.push([
+            timeOrderedUuid(),
+            source,
+            target,
+            relation.type,
+            relation.direction ?? 'bi',
+            relation.protocol ?? null,
+            relation.toPorts ?? null,
+            this.now,
+            this.now,
+          ]);
+          return;
+        }
+        plan.keptIds.add(match.id);
+        const merged: RelationRow = {
+          ...match,
+          direction: relation.direction ?? match.direction,
+          protocol: relation.protocol !== undefined ? relation.protocol : match.protocol,
+          to_ports: relation.toPorts !== undefined ? relation.toPorts : match.to_ports,
+        };
+        if (
+          merged.direction !== match.direction ||
+          merged.protocol !== match.protocol ||
+          merged.to_ports !== match.to_ports
+        ) {
+          updates.push(merged);
+        }
+      });
+      if (deferWrites) deferred.push({ creates, updates });
+      else await this.writeRelations(creates, updates);
+    }
+    for (const { creates, updates } of deferred.splice(0)) {
+      await this.writeRelations(creates, updates);
+    }
+    return plan;
   }
 
+  /** The ends of `relations` that are no payload id and have not been looked up yet. */
   private async refsOutsidePayload(
     relations: IngestRelation[],
     payloadIds: Map<string, string>,
-  ): Promise<Set<string>> {
+    known: Map<string, boolean>,
+  ): Promise<string[]> {
     const refs = new Set<string>();
+    const visit = (ref: string) => {
+      if (!payloadIds.has(ref) && !known.has(ref)) refs.add(ref);
+    };
     await this.inTurns(relations, ({ sourceAssetId, targetAssetId }) => {
-      if (!payloadIds.has(sourceAssetId)) refs.add(sourceAssetId);
-      if (!payloadIds.has(targetAssetId)) refs.add(targetAssetId);
+      visit(sourceAssetId);
+      visit(targetAssetId);
     });
-    return refs;
+    return [...refs];
   }
 
   private async relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
@@ -510,8 +541,8 @@ export class IngestRun {
   }
 
   private async writeRelations(creates: unknown[][], updates: RelationRow[]): Promise<void> {
-    this.counts.relationsCreated = await this.sql.insert('relations', RELATION_COLUMNS, creates);
-    this.counts.relationsUpdated = await this.sql.insert(
+    this.counts.relationsCreated += await this.sql.insert('relations', RELATION_COLUMNS, creates);
+    this.counts.relationsUpdated += await this.sql.insert(
       'relations',
       RELATION_COLUMNS,
       mapped(updates, (row) => [
@@ -535,10 +566,7 @@ export class IngestRun {
    * Stored assets the payload does not name go (only those last written by the same source,
    * when one is given), and so do the relations among the payload's assets it does not list.
    */
-  private async deleteStale(
-    keptAssets: Set<string>,
-    relations: { existing: RelationRow[]; keptIds: Set<string> },
-  ): Promise<void> {
+  private async deleteStale(keptAssets: Set<string>, relations: RelationsPlan): Promise<void> {
     const { source } = this.payload;
     const candidates = await this.sql.all<{ id: string }>(
       source === null ? 'SELECT id FROM assets' : 'SELECT id FROM assets WHERE source = ?',

@@ -385,6 +385,61 @@ describe('ingestion semantics', () => {
       expect(await assets()).toEqual([]);
       expect(await relations()).toEqual([]);
     }, 60_000);
+
+    const chain = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        sourceAssetId: `s-${i}`,
+        targetAssetId: `s-${i + 1}`,
+        type: 'link',
+      }));
+
+    it('matches the stored relation of stored assets a late slice of relations first names', async () => {
+      await ingest({
+        assets: [
+          { id: 'hub-a', name: 'hub a' },
+          { id: 'hub-b', name: 'hub b' },
+        ],
+        relations: [
+          { sourceAssetId: 'hub-a', targetAssetId: 'hub-b', type: 'link', protocol: 'tcp' },
+        ],
+      });
+      const links = chain(4500);
+      // In the third slice; neither end is a payload id.
+      links[4200] = {
+        sourceAssetId: 'hub-a',
+        targetAssetId: 'hub-b',
+        type: 'link',
+        protocol: 'udp',
+      } as never;
+      const stats = await ingest({
+        assets: many(4501, (i) => `10.5.${i >> 8}.${i & 255}`),
+        relations: links,
+      });
+      expect(stats).toEqual({
+        ...NO_CHANGE,
+        assetsCreated: 4501,
+        relationsCreated: 4499,
+        relationsUpdated: 1,
+        vulnerabilities: 0,
+      });
+      const hubLinks = (await relations()).filter((r) => r.sourceAssetId === 'hub-a');
+      expect(hubLinks).toEqual([
+        expect.objectContaining({ targetAssetId: 'hub-b', protocol: 'udp' }),
+      ]);
+    }, 60_000);
+
+    it('refuses a relation repeated slices apart, and writes nothing', async () => {
+      const links = chain(4500);
+      links[4010] = { ...links[10] };
+      const response = await t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        body: { assets: many(4501, (i) => `10.4.${i >> 8}.${i & 255}`), relations: links },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe('relations[4010] repeats relations[10]');
+      expect(await assets()).toEqual([]);
+      expect(await relations()).toEqual([]);
+    }, 60_000);
   });
 
   describe('after a bulk body', () => {
