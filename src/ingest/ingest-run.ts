@@ -423,11 +423,13 @@ export class IngestRun {
     const existingByKey = new Map<string, RelationRow>();
     const addExisting = async (sourceIds: string[]) => {
       if (!merge) return;
-      for (const row of await this.relationsFrom(sourceIds)) {
+      // In turns: keying the stored relations of 100,000 matched assets at once held the event
+      // loop for over 100 ms (health probes waited).
+      await this.inTurns(await this.relationsFrom(sourceIds), (row) => {
         plan.existing.push(row);
         const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
         if (!existingByKey.has(key)) existingByKey.set(key, row);
-      }
+      });
     };
     // Only stored assets have stored relations: those the items matched, and those referred to.
     await addExisting([...this.matchedBy.keys()]);
