@@ -386,7 +386,7 @@ describe('ingestion semantics', () => {
       expect(await relations()).toEqual([]);
     }, 60_000);
 
-    const chain = (count: number) =>
+    const chain = (count: number): Record<string, string>[] =>
       Array.from({ length: count }, (_, i) => ({
         sourceAssetId: `s-${i}`,
         targetAssetId: `s-${i + 1}`,
@@ -410,7 +410,7 @@ describe('ingestion semantics', () => {
         targetAssetId: 'hub-b',
         type: 'link',
         protocol: 'udp',
-      } as never;
+      };
       const stats = await ingest({
         assets: many(4501, (i) => `10.5.${i >> 8}.${i & 255}`),
         relations: links,
@@ -420,7 +420,6 @@ describe('ingestion semantics', () => {
         assetsCreated: 4501,
         relationsCreated: 4499,
         relationsUpdated: 1,
-        vulnerabilities: 0,
       });
       const hubLinks = (await relations()).filter((r) => r.sourceAssetId === 'hub-a');
       expect(hubLinks).toEqual([
