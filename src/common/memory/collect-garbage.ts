@@ -10,7 +10,8 @@ let fullCollection: (() => void) | null = null;
  * generation, which V8 does not collect while requests keep coming (it sees no reason to before
  * the old generation reaches its next limit), and while that garbage is there every request is
  * served more slowly (measured: /api/health 5 to 15% fewer answers a second, for as long as the
- * load lasts). The collection takes about 30 ms and gives the memory back.
+ * load lasts). The collection takes 30 to 90 ms, depending on the machine, and gives the memory
+ * back.
  */
 export function collectGarbageSoon(): void {
   // V8 has no API for it: --expose-gc set at run time makes `gc` reachable from a new context,
