@@ -17,6 +17,9 @@ import { IngestRun } from './ingest-run.js';
 import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
+// An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
+const INGESTED_TABLES = ['assets', 'vulnerabilities', 'relations'];
+
 // Serializes ingestions across every process sharing a PostgreSQL database.
 const POSTGRES_INGEST_LOCK = 7_402_151_001;
 
@@ -85,7 +88,7 @@ export class IngestService {
     if (file === ':memory:') return this.inMemoryTransaction(work);
     // Lets a write that passed the gate just before the lock was taken finish first.
     await yieldToEventLoop();
-    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS);
+    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES);
     // Opened once the write lock is held: no other write can land between the two.
     let reader: Database.Database | null = null;
     try {

@@ -61,6 +61,91 @@ describe('SqliteWriter', () => {
     expect(stored()).toBe(0);
   });
 
+  describe('a bulk load (every table given empty at the first insert)', () => {
+    const INDEX = 'CREATE INDEX t_n ON t (n)';
+    const indexes = (on: { prepare(sql: string): { all(): unknown[] } } = db) =>
+      on.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    const writerIndexes = (writer: SqliteWriter) =>
+      writer.all("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name");
+
+    beforeEach(() => {
+      db.exec(INDEX);
+    });
+
+    it("drops the tables' own indexes until the commit, then builds them again", async () => {
+      const before = indexes();
+      expect(before).toEqual([
+        { name: 'sqlite_autoindex_t_1', sql: null },
+        { name: 't_n', sql: INDEX },
+      ]);
+      const writer = await SqliteWriter.open(file, 1000, ['t']);
+      try {
+        // 2,000 rows a message, 10 a statement: 2,345 leaves 345, and 5 for single inserts.
+        expect(await writer.insert('t', COLUMNS, rows(2345))).toBe(2345);
+        // The primary key's stays: upserts and lookups by id need it.
+        expect(await writerIndexes(writer)).toEqual([before[0]]);
+        // Other connections keep the committed state, indexes included.
+        expect(indexes()).toEqual(before);
+        await writer.commit();
+      } finally {
+        writer.close();
+      }
+      expect(indexes()).toEqual(before);
+      expect(stored()).toBe(2345);
+      expect(db.prepare('SELECT id FROM t WHERE n IN (0, 2339, 2344) ORDER BY n').all()).toEqual([
+        { id: 'id-0' },
+        { id: 'id-2339' },
+        { id: 'id-2344' },
+      ]);
+      expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    });
+
+    it('keeps a unique index, so that a repeated value fails at its own row', async () => {
+      db.exec('CREATE UNIQUE INDEX t_n_unique ON t (n)');
+      const writer = await SqliteWriter.open(file, 1000, ['t']);
+      try {
+        await writer.insert('t', COLUMNS, [...rows(10), ['other', 3]]);
+        await expect(writer.all('SELECT 1')).rejects.toThrow(/UNIQUE constraint failed: t.n/);
+        await writer.rollback();
+      } finally {
+        writer.close();
+      }
+      expect(indexes().map((index) => (index as { name: string }).name)).toEqual([
+        'sqlite_autoindex_t_1',
+        't_n',
+        't_n_unique',
+      ]);
+    });
+
+    it('leaves the indexes when a table given holds a row', async () => {
+      db.prepare('INSERT INTO t VALUES (?, ?)').run('stored', -1);
+      const writer = await SqliteWriter.open(file, 1000, ['t']);
+      try {
+        await writer.insert('t', COLUMNS, rows(20));
+        expect(await writerIndexes(writer)).toEqual(indexes());
+        await writer.commit();
+      } finally {
+        writer.close();
+      }
+      expect(stored()).toBe(21);
+    });
+
+    it('gets the indexes back by a rollback, after a repeated id among rows 10 to a statement', async () => {
+      const before = indexes();
+      const writer = await SqliteWriter.open(file, 1000, ['t']);
+      try {
+        // id-2 again in the first statement of 10.
+        await writer.insert('t', COLUMNS, [...rows(5), ...rows(1, 2), ...rows(24, 5)]);
+        await expect(writer.commit()).rejects.toThrow(/UNIQUE constraint failed: t.id/);
+        await writer.rollback();
+      } finally {
+        writer.close();
+      }
+      expect(indexes()).toEqual(before);
+      expect(stored()).toBe(0);
+    });
+  });
+
   it('holds the write lock from the start, and fails to start while another writer has it', async () => {
     const writer = await SqliteWriter.open(file, 1000);
     try {

@@ -17,8 +17,11 @@ const ROWS_PER_MESSAGE = 2_000;
 /** Insert messages handed over and not yet carried out, at most: the rest wait on this side. */
 const MAX_QUEUED_INSERTS = 8;
 
+/** Rows a statement inserts during a bulk load (see SqliteWriter.open). */
+const BULK_ROWS_PER_STATEMENT = 10;
+
 type Request =
-  | { op: 'insert'; sql: string; rows: unknown[][] }
+  | { op: 'insert'; sql: string; bulkSql: string | null; rows: unknown[][] }
   | { op: 'all' | 'run'; sql: string; params: unknown[] }
   | { op: 'commit' | 'rollback' };
 
@@ -37,11 +40,45 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 let db;
 let failure = null;
+// Decided at the first insert: the dropped indexes of a bulk load, or false.
+let bulk = null;
 const statements = new Map();
 const prepare = (sql) => {
   let statement = statements.get(sql);
   if (!statement) statements.set(sql, (statement = db.prepare(sql)));
   return statement;
+};
+// At the first insert, so that it sees the transaction's own state (a replace has emptied the
+// tables by then). DDL is transactional: a rollback brings the indexes back as they were.
+const startBulkLoad = () => {
+  const tables = workerData.bulkLoadTables;
+  if (tables.length === 0) return false;
+  for (const table of tables) {
+    if (db.prepare('SELECT 1 FROM "' + table + '" LIMIT 1').get()) return false;
+  }
+  // Those a constraint made (sql is null) stay: the primary keys, and the upserts' conflicts.
+  // So do unique ones: a repeated value must fail at its row, not at the commit.
+  const indexes = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (" + tables.map(() => '?').join(', ') + ')')
+    .all(...tables);
+  for (const index of indexes) db.exec('DROP INDEX "' + index.name + '"');
+  return indexes;
+};
+const insert = ({ sql, bulkSql, rows }) => {
+  const single = prepare(sql);
+  let next = 0;
+  if (bulk && bulkSql && rows.length > 0) {
+    // Without indexes to keep up, the calls into the driver are most of an insert's cost.
+    const statement = prepare(bulkSql);
+    const per = ${BULK_ROWS_PER_STATEMENT};
+    const values = new Array(per * rows[0].length);
+    for (; next + per <= rows.length; next += per) {
+      let k = 0;
+      for (let i = next; i < next + per; i++) for (const value of rows[i]) values[k++] = value;
+      statement.run(values);
+    }
+  }
+  for (; next < rows.length; next++) single.run(rows[next]);
 };
 const fail = (error) => ({ error: { message: String(error && error.message), code: error && error.code } });
 try {
@@ -59,8 +96,8 @@ parentPort.on('message', (request) => {
   if (request.op === 'insert') {
     if (!failure) {
       try {
-        const statement = prepare(request.sql);
-        for (const row of request.rows) statement.run(row);
+        if (bulk === null) bulk = startBulkLoad();
+        insert(request);
       } catch (error) {
         failure = error;
       }
@@ -81,7 +118,11 @@ parentPort.on('message', (request) => {
     let result = true;
     if (request.op === 'all') result = prepare(request.sql).all(...request.params);
     else if (request.op === 'run') result = prepare(request.sql).run(...request.params).changes;
-    else if (request.op === 'commit') db.exec('COMMIT');
+    else if (request.op === 'commit') {
+      // Built from the rows in one pass each, in the same transaction.
+      for (const index of bulk || []) db.exec(index.sql);
+      db.exec('COMMIT');
+    }
     parentPort.postMessage({ result });
   } catch (error) {
     failure = error;
@@ -127,12 +168,24 @@ export class SqliteWriter implements IngestSql {
     );
   }
 
-  /** Starts the worker, which opens `file` and begins the transaction (BEGIN IMMEDIATE). */
-  static async open(file: string, timeoutMs: number): Promise<SqliteWriter> {
+  /**
+   * Starts the worker, which opens `file` and begins the transaction (BEGIN IMMEDIATE).
+   *
+   * When every one of `bulkLoadTables` is empty at the first insert, the transaction is a bulk
+   * load, as when restoring a dump: their indexes (but those of their keys and unique
+   * constraints) are dropped, the rows go in several to a statement, and the indexes are built
+   * again just before the commit. A first import of 100,000 assets takes about a fifth less
+   * time (bench/README). Readers keep seeing the last committed state, indexes included.
+   */
+  static async open(
+    file: string,
+    timeoutMs: number,
+    bulkLoadTables: string[] = [],
+  ): Promise<SqliteWriter> {
     const writer = new SqliteWriter(
       new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { driver: DRIVER, file, timeout: timeoutMs },
+        workerData: { driver: DRIVER, file, timeout: timeoutMs, bulkLoadTables },
         // Its rows live for one statement each: a small young generation is all it needs.
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       }),
@@ -169,7 +222,11 @@ export class SqliteWriter implements IngestSql {
     onConflict = '',
   ): Promise<number> {
     const sql = sqliteInsert(table, columns, onConflict);
-    return inBatches(rows, ROWS_PER_MESSAGE, (part) => this.postInsert(sql, part));
+    // Upserts only match stored rows, which a bulk load has none of.
+    const bulkSql = onConflict
+      ? null
+      : sqliteInsert(table, columns, onConflict, BULK_ROWS_PER_STATEMENT);
+    return inBatches(rows, ROWS_PER_MESSAGE, (part) => this.postInsert(sql, bulkSql, part));
   }
 
   async commit(): Promise<void> {
@@ -189,11 +246,11 @@ export class SqliteWriter implements IngestSql {
   }
 
   /** Hands rows over, once the worker has few enough waiting; gives the event loop a turn. */
-  private async postInsert(sql: string, rows: unknown[][]): Promise<void> {
+  private async postInsert(sql: string, bulkSql: string | null, rows: unknown[][]): Promise<void> {
     while (this.queuedInserts >= MAX_QUEUED_INSERTS && !this.failure) {
       await new Promise<void>((resolve) => (this.insertDone = resolve));
     }
-    this.post({ op: 'insert', sql, rows });
+    this.post({ op: 'insert', sql, bulkSql, rows });
     this.queuedInserts++;
     await this.pause();
   }

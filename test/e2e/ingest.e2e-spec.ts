@@ -427,6 +427,33 @@ describe('ingestion semantics', () => {
       ]);
     }, 60_000);
 
+    // On SQLite, a load into an empty store drops the indexes until its commit (SqliteWriter).
+    it('leaves every index of the store as it was, after a load into it empty, or a failed one', async () => {
+      const indexes = () =>
+        t.dataSource.query(
+          t.dataSource.options.type === 'postgres'
+            ? 'SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname'
+            : "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name",
+        );
+      const before = await indexes();
+      expect(before).toContainEqual(
+        expect.objectContaining({ name: 'IDX_add30790adcab8cab8f6a231e2' }),
+      );
+      const body = {
+        assets: many(4501, (i) => `10.3.${i >> 8}.${i & 255}`),
+        relations: chain(4500),
+      };
+      expect(await ingest(body)).toMatchObject({ assetsCreated: 4501, relationsCreated: 4500 });
+      expect(await indexes()).toEqual(before);
+
+      await ingest({ options: { mode: 'replace' } }, admin);
+      body.relations[4499] = { sourceAssetId: 's-0', targetAssetId: 'nowhere', type: 'link' };
+      const response = await t.request('POST', '/api/integrations/ingest', { token: editor, body });
+      expect(response.status).toBe(400);
+      expect(await indexes()).toEqual(before);
+      expect(await assets()).toEqual([]);
+    }, 60_000);
+
     it('refuses a relation repeated slices apart, and writes nothing', async () => {
       const links = chain(4500);
       links[4010] = { ...links[10] };
