@@ -63,10 +63,10 @@ describe('SqliteWriter', () => {
 
   describe('a bulk load (every table given empty at the first insert)', () => {
     const INDEX = 'CREATE INDEX t_n ON t (n)';
-    const indexes = (on: { prepare(sql: string): { all(): unknown[] } } = db) =>
-      on.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
-    const writerIndexes = (writer: SqliteWriter) =>
-      writer.all("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name");
+    type Index = { name: string; sql: string | null };
+    const INDEXES = "SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name";
+    const indexes = () => db.prepare(INDEXES).all() as Index[];
+    const writerIndexes = (writer: SqliteWriter) => writer.all<Index>(INDEXES);
 
     beforeEach(() => {
       db.exec(INDEX);
@@ -110,7 +110,7 @@ describe('SqliteWriter', () => {
       } finally {
         writer.close();
       }
-      expect(indexes().map((index) => (index as { name: string }).name)).toEqual([
+      expect(indexes().map((index) => index.name)).toEqual([
         'sqlite_autoindex_t_1',
         't_n',
         't_n_unique',
