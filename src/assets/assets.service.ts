@@ -4,11 +4,7 @@ import { Repository, type QueryDeepPartialEntity } from 'typeorm';
 import type { StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
-import {
-  toAssetResponse,
-  toAssetResponseFromRow,
-  type AssetResponse,
-} from './dto/asset-response.dto.js';
+import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
@@ -16,7 +12,7 @@ import {
   toVulnerabilityResponse,
   type VulnerabilityResponse,
 } from './dto/vulnerability-response.dto.js';
-import { timeOrderedUuid } from '../common/time-ordered-uuid.js';
+import { v7 as uuidv7 } from 'uuid';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {
   name: 'name',
@@ -34,6 +30,7 @@ const SEARCHED_COLUMNS = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_v
 // whose query building costs more than running them.
 const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
 const SELECT_ASSETS = 'SELECT * FROM assets';
+const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
 const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
 
@@ -79,21 +76,21 @@ export class AssetsService {
     );
     const vulnerabilities = await this.vulnerabilitiesOf(rows.map((row) => row.id));
     return {
-      assets: rows.map((row) => toAssetResponseFromRow(row, vulnerabilities.get(row.id) ?? [])),
+      assets: rows.map((row) => toAssetResponse(row, vulnerabilities.get(row.id) ?? [])),
       total: Number(counted.total),
     };
   }
 
   async get(id: string): Promise<AssetResponse> {
-    const asset = await this.assets.findOneBy({ id });
-    if (!asset) throw new NotFoundException(`asset ${id} not found`);
-    return toAssetResponse(asset, (await this.vulnerabilitiesOf([id])).get(id) ?? []);
+    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id });
+    if (!row) throw new NotFoundException(`asset ${id} not found`);
+    return toAssetResponse(row, (await this.vulnerabilitiesOf([id])).get(id) ?? []);
   }
 
   async create(dto: CreateAssetDto): Promise<AssetResponse> {
     const now = new Date();
     const asset = this.assets.create({
-      id: timeOrderedUuid(),
+      id: uuidv7(),
       name: dto.name,
       ip: dto.ip ?? null,
       type: dto.type ?? null,
@@ -107,7 +104,8 @@ export class AssetsService {
       updatedAt: now,
     });
     await this.assets.insert(asset);
-    return toAssetResponse(asset, []);
+    // Read back, so that every answer comes from a stored row through the one mapper.
+    return this.get(asset.id);
   }
 
   async update(id: string, dto: UpdateAssetDto): Promise<AssetResponse> {

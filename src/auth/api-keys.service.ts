@@ -1,4 +1,4 @@
-import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
@@ -23,8 +23,6 @@ export interface AuthenticatedKey {
 
 @Injectable()
 export class ApiKeysService {
-  private readonly logger = new Logger('ApiKeys');
-
   constructor(@InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>) {}
 
   /** Creates a key for the user; the returned secret is never stored and cannot be shown again. */

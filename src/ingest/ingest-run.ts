@@ -8,7 +8,7 @@ import type {
 } from './ingest-payload.js';
 import type { IngestSql, InsertColumn } from './ingest-sql.js';
 import type { AssetRow, VulnerabilityRow } from '../assets/asset-rows.js';
-import { timeOrderedUuid } from '../common/time-ordered-uuid.js';
+import { v7 as timeOrderedUuid } from 'uuid';
 
 export interface IngestCounts {
   assetsCreated: number;

@@ -6,7 +6,7 @@ import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
 import { Relation, RelationDirection } from './relation.entity.js';
-import { timeOrderedUuid } from '../common/time-ordered-uuid.js';
+import { v7 as uuidv7 } from 'uuid';
 
 export interface RelationPage {
   relations: Relation[];
@@ -60,7 +60,7 @@ export class RelationsService {
     await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
     const now = new Date();
     const relation = this.relations.create({
-      id: timeOrderedUuid(),
+      id: uuidv7(),
       sourceAssetId: dto.sourceAssetId,
       targetAssetId: dto.targetAssetId,
       type: dto.type,

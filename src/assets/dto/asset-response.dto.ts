@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isoTimestamp, type AssetRow, type StoredAssetRow } from '../asset-rows.js';
-import type { Asset } from '../asset.entity.js';
+import { isoTimestamp, type StoredAssetRow } from '../asset-rows.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 
 export class AssetResponse {
@@ -52,11 +51,10 @@ export class AssetResponse {
   updatedAt: string;
 }
 
-function assetResponse(
-  row: AssetRow,
+/** The one mapping of a stored asset to its answer, from a row as raw SQL reads it. */
+export function toAssetResponse(
+  row: StoredAssetRow,
   vulnerabilities: VulnerabilityResponse[],
-  createdAt: string,
-  updatedAt: string,
 ): AssetResponse {
   return {
     id: row.id,
@@ -70,33 +68,7 @@ function assetResponse(
     os_version: row.os_version,
     source: row.source,
     vulnerabilities,
-    createdAt,
-    updatedAt,
+    createdAt: isoTimestamp(row.created_at),
+    updatedAt: isoTimestamp(row.updated_at),
   };
-}
-
-export function toAssetResponse(
-  asset: Asset,
-  vulnerabilities: VulnerabilityResponse[],
-): AssetResponse {
-  const row = { ...asset, risk_score: asset.riskScore, os_version: asset.osVersion };
-  return assetResponse(
-    row,
-    vulnerabilities,
-    asset.createdAt.toISOString(),
-    asset.updatedAt.toISOString(),
-  );
-}
-
-/** The same answer from a row of the list's raw SQL, without going through the entity. */
-export function toAssetResponseFromRow(
-  row: StoredAssetRow,
-  vulnerabilities: VulnerabilityResponse[],
-): AssetResponse {
-  return assetResponse(
-    row,
-    vulnerabilities,
-    isoTimestamp(row.created_at),
-    isoTimestamp(row.updated_at),
-  );
 }

@@ -1,49 +1,29 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IP_PROPERTY } from '../../common/openapi/properties.js';
-import {
-  IsOptionalIp,
-  IsOptionalRiskScore,
-} from '../../common/validators/asset-fields.validator.js';
-import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
-import { IsText } from '../../common/validators/text.validator.js';
+import { Field } from '../../common/field-rules/field.decorator.js';
+import { ASSET_FIELDS } from '../../common/field-rules/inventory-fields.js';
 
 /** `id`, `source` and `vulnerabilities` are not writable here: ingestion writes them. */
 export class CreateAssetDto {
-  @IsText()
-  @ApiProperty({ minLength: 1, maxLength: 255, example: 'core-switch' })
+  @Field(ASSET_FIELDS.name)
   name: string;
 
-  @IsOptionalIp()
-  @ApiPropertyOptional(IP_PROPERTY)
+  @Field(ASSET_FIELDS.ip)
   ip?: string | null;
 
-  @IsOptionalText(64)
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, example: 'switch' })
+  @Field(ASSET_FIELDS.type)
   type?: string | null;
 
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Cisco' })
+  @Field(ASSET_FIELDS.vendor)
   vendor?: string | null;
 
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Catalyst 9300' })
+  @Field(ASSET_FIELDS.model)
   model?: string | null;
 
-  @IsOptionalRiskScore()
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 0,
-    maximum: 100,
-    example: 40,
-  })
+  @Field(ASSET_FIELDS.risk_score)
   risk_score?: number | null;
 
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'paris' })
+  @Field(ASSET_FIELDS.site)
   site?: string | null;
 
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'IOS-XE 17.9' })
+  @Field(ASSET_FIELDS.os_version)
   os_version?: string | null;
 }

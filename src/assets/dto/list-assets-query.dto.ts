@@ -1,9 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
+import { ASSET_FIELDS } from '../../common/field-rules/inventory-fields.js';
+import { IsOptionalText } from '../../common/validators/text.validator.js';
 import {
   IsPageLimit,
   IsPageOffset,
+  MAX_PAGE_OFFSET,
   MAX_PAGE_SIZE,
 } from '../../common/validators/paging.validator.js';
 
@@ -35,6 +37,7 @@ export class ListAssetsQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
+    maximum: MAX_PAGE_OFFSET,
     default: 0,
     description: 'Assets to skip; plain digits only',
   })
@@ -50,12 +53,20 @@ export class ListAssetsQueryDto {
   })
   search?: string;
 
-  @IsOptionalText(64)
-  @ApiPropertyOptional({ maxLength: 64, description: 'Exact type', example: 'server' })
+  @IsOptionalText(ASSET_FIELDS.type.max)
+  @ApiPropertyOptional({
+    maxLength: ASSET_FIELDS.type.max,
+    description: 'Exact type',
+    example: 'server',
+  })
   type?: string;
 
-  @IsOptionalText()
-  @ApiPropertyOptional({ maxLength: 255, description: 'Exact site', example: 'paris' })
+  @IsOptionalText(ASSET_FIELDS.site.max)
+  @ApiPropertyOptional({
+    maxLength: ASSET_FIELDS.site.max,
+    description: 'Exact site',
+    example: 'paris',
+  })
   site?: string;
 
   /** A field, `-` in front for descending. */

@@ -1,56 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IP_PROPERTY } from '../../common/openapi/properties.js';
-import {
-  IsOptionalIp,
-  IsOptionalRiskScore,
-} from '../../common/validators/asset-fields.validator.js';
-import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
-import { OmittableButNotNull } from '../../common/validators/required-on-update.validator.js';
-import { IsText } from '../../common/validators/text.validator.js';
+import { PartialType } from '@nestjs/swagger';
+import { CreateAssetDto } from './create-asset.dto.js';
 
-/** Any subset of the writable fields; null clears an optional one. */
-export class UpdateAssetDto {
-  @OmittableButNotNull()
-  @IsText()
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 255,
-    description: 'Cannot be null',
-    example: 'core-switch',
-  })
-  name?: string;
-
-  @IsOptionalIp()
-  @ApiPropertyOptional(IP_PROPERTY)
-  ip?: string | null;
-
-  @IsOptionalText(64)
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, example: 'switch' })
-  type?: string | null;
-
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Cisco' })
-  vendor?: string | null;
-
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Catalyst 9300' })
-  model?: string | null;
-
-  @IsOptionalRiskScore()
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    minimum: 0,
-    maximum: 100,
-    example: 40,
-  })
-  risk_score?: number | null;
-
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'paris' })
-  site?: string | null;
-
-  @IsOptionalText()
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'IOS-XE 17.9' })
-  os_version?: string | null;
-}
+/**
+ * Any subset of the writable fields: one left out stays as it is, null clears an optional one
+ * and is refused for the name (skipNullProperties: false validates null rather than skip it).
+ */
+export class UpdateAssetDto extends PartialType(CreateAssetDto, { skipNullProperties: false }) {}

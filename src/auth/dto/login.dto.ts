@@ -1,12 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import { IsEmailAddress } from '../../common/validators/email.validator.js';
+import { IsEmailAddress, MAX_EMAIL_LENGTH } from '../../common/validators/email.validator.js';
 
 export class LoginDto {
   @IsEmailAddress()
   @ApiProperty({
     format: 'email',
-    maxLength: 320,
+    maxLength: MAX_EMAIL_LENGTH,
     description: 'local@domain, a dotted domain not required; compared case-insensitively',
     example: 'admin@localhost',
   })

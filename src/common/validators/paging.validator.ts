@@ -3,6 +3,12 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const MAX_PAGE_SIZE = 1000;
+/**
+ * Far beyond any real list, and within what both databases take as an OFFSET: a larger value
+ * (up to 2^63 - 1 and beyond) made SQLite answer "datatype mismatch" and PostgreSQL "bigint out
+ * of range", a 500.
+ */
+export const MAX_PAGE_OFFSET = 2_147_483_647;
 
 // Only plain digits become a number: '', '1e1', ' 5' or a repeated parameter stay invalid.
 const DigitsToNumber = () =>
@@ -10,21 +16,17 @@ const DigitsToNumber = () =>
     typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value,
   );
 
-/** `limit` of a list's query string: an integer from 1 to 1000. */
-export const IsPageLimit = () =>
+const IsBoundedInteger = (min: number, max: number) =>
   applyDecorators(
     IsOptional(),
     DigitsToNumber(),
     IsInt({ message: '$property must be an integer' }),
-    Min(1),
-    Max(MAX_PAGE_SIZE),
+    Min(min, { message: `$property must be an integer from ${min} to ${max}` }),
+    Max(max, { message: `$property must be an integer from ${min} to ${max}` }),
   );
 
-/** `offset` of a list's query string: an integer from 0. */
-export const IsPageOffset = () =>
-  applyDecorators(
-    IsOptional(),
-    DigitsToNumber(),
-    IsInt({ message: '$property must be an integer' }),
-    Min(0),
-  );
+/** `limit` of a list's query string: an integer from 1 to MAX_PAGE_SIZE. */
+export const IsPageLimit = () => IsBoundedInteger(1, MAX_PAGE_SIZE);
+
+/** `offset` of a list's query string: an integer from 0 to MAX_PAGE_OFFSET. */
+export const IsPageOffset = () => IsBoundedInteger(0, MAX_PAGE_OFFSET);

@@ -1,9 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsString, Length, Matches } from 'class-validator';
-
-// PostgreSQL refuses NUL in text: refused here as bad input rather than failing there as a 500.
-export const HasNoNul = () =>
-  Matches(/^[^\0]*$/, { message: '$property must not contain NUL characters' });
+import { IsOptional } from 'class-validator';
+import { optionalTextRule, textRule } from '../field-rules/field-rule.js';
+import { FollowsRule } from '../field-rules/field.decorator.js';
 
 /** A required, non-empty string of at most `max` characters. */
-export const IsText = (max = 255) => applyDecorators(IsString(), Length(1, max), HasNoNul());
+export const IsText = (max = 255) => FollowsRule(textRule(1, max));
+
+/** An optional string of at most `max` characters; null clears the value. */
+export const IsOptionalText = (max = 255) =>
+  applyDecorators(IsOptional(), FollowsRule(optionalTextRule(max)));

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsPageLimit,
   IsPageOffset,
+  MAX_PAGE_OFFSET,
   MAX_PAGE_SIZE,
 } from '../../common/validators/paging.validator.js';
 
@@ -20,6 +21,7 @@ export class ListDiagramsQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
+    maximum: MAX_PAGE_OFFSET,
     default: 0,
     description: 'Diagrams to skip; plain digits only (applies without limit too)',
   })

@@ -1,53 +1,23 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEnum, IsOptional } from 'class-validator';
-import { IsOptionalText } from '../../common/validators/optional-text.validator.js';
-import { PORT_LIST_PROPERTY } from '../../common/openapi/properties.js';
-import { IsPortList } from '../../common/validators/port-list.validator.js';
-import { OmittableButNotNull } from '../../common/validators/required-on-update.validator.js';
-import { IsText } from '../../common/validators/text.validator.js';
-import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
-import { RelationDirection } from '../relation.entity.js';
+import { Field } from '../../common/field-rules/field.decorator.js';
+import { RELATION_FIELDS } from '../../common/field-rules/inventory-fields.js';
+import type { RelationDirection } from '../relation.entity.js';
 
 export class CreateRelationDto {
-  @IsText(MAX_ASSET_ID_LENGTH)
-  @ApiProperty({
-    minLength: 1,
-    maxLength: MAX_ASSET_ID_LENGTH,
-    description: 'The id of an existing asset',
-    example: 'web-01',
-  })
+  @Field(RELATION_FIELDS.sourceAssetId)
   sourceAssetId: string;
 
-  @IsText(MAX_ASSET_ID_LENGTH)
-  @ApiProperty({
-    minLength: 1,
-    maxLength: MAX_ASSET_ID_LENGTH,
-    description: 'The id of an existing asset, other than sourceAssetId',
-    example: 'core-switch',
-  })
+  @Field(RELATION_FIELDS.targetAssetId)
   targetAssetId: string;
 
-  @IsText(64)
-  @ApiProperty({ minLength: 1, maxLength: 64, example: 'uplink' })
+  @Field(RELATION_FIELDS.type)
   type: string;
 
-  // Defaults to bi when left out; null is refused, a relation always has a direction.
-  @OmittableButNotNull()
-  @IsEnum(RelationDirection)
-  @ApiPropertyOptional({
-    enum: RelationDirection,
-    enumName: 'RelationDirection',
-    default: RelationDirection.Bi,
-    description: 'Cannot be null',
-  })
+  @Field(RELATION_FIELDS.direction, { required: false })
   direction?: RelationDirection;
 
-  @IsOptionalText(32)
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 32, example: 'tcp' })
+  @Field(RELATION_FIELDS.protocol)
   protocol?: string | null;
 
-  @IsOptional()
-  @IsPortList()
-  @ApiPropertyOptional(PORT_LIST_PROPERTY)
+  @Field(RELATION_FIELDS.toPorts)
   toPorts?: string | null;
 }

@@ -3,29 +3,32 @@ import { IsOptional } from 'class-validator';
 import {
   IsPageLimit,
   IsPageOffset,
+  MAX_PAGE_OFFSET,
   MAX_PAGE_SIZE,
 } from '../../common/validators/paging.validator.js';
+import { RELATION_FIELDS } from '../../common/field-rules/inventory-fields.js';
 import { IsText } from '../../common/validators/text.validator.js';
-import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
+
+const { sourceAssetId: ASSET_ID, type: TYPE } = RELATION_FIELDS;
 
 /** Query of GET /api/relations; without `limit` every matching relation is returned. */
 export class ListRelationsQueryDto {
   /** Relations with this asset at either end. */
   @IsOptional()
-  @IsText(MAX_ASSET_ID_LENGTH)
+  @IsText(ASSET_ID.max)
   @ApiPropertyOptional({
     minLength: 1,
-    maxLength: MAX_ASSET_ID_LENGTH,
+    maxLength: ASSET_ID.max,
     description: 'Relations with this asset at either end',
     example: 'core-switch',
   })
   assetId?: string;
 
   @IsOptional()
-  @IsText(64)
+  @IsText(TYPE.max)
   @ApiPropertyOptional({
     minLength: 1,
-    maxLength: 64,
+    maxLength: TYPE.max,
     description: 'Exact type',
     example: 'uplink',
   })
@@ -44,6 +47,7 @@ export class ListRelationsQueryDto {
   @ApiPropertyOptional({
     type: 'integer',
     minimum: 0,
+    maximum: MAX_PAGE_OFFSET,
     default: 0,
     description: 'Relations to skip; plain digits only (applies without limit too)',
   })

@@ -1,0 +1,66 @@
+import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
+import { RelationDirection } from '../../relations/relation.entity.js';
+import {
+  dateRule,
+  enumRule,
+  integerRule,
+  ipRule,
+  numberRule,
+  optionalTextRule,
+  portListRule,
+  textRule,
+} from './field-rule.js';
+
+/*
+ * The fields of the inventory as the API writes them, through REST and through ingestion: the
+ * one place their limits live. The lengths are those of the database columns.
+ */
+
+export const ASSET_FIELDS = {
+  id: textRule(1, MAX_ASSET_ID_LENGTH, { printable: true, example: 'fw-1' }),
+  name: textRule(1, 255, { example: 'core-switch' }),
+  ip: ipRule({
+    nullable: true,
+    description: 'An IPv4 or IPv6 address; null clears it',
+    example: '10.0.0.1',
+  }),
+  type: optionalTextRule(64, { example: 'switch' }),
+  vendor: optionalTextRule(255, { example: 'Cisco' }),
+  model: optionalTextRule(255, { example: 'Catalyst 9300' }),
+  risk_score: integerRule(0, 100, { nullable: true, example: 40 }),
+  site: optionalTextRule(255, { example: 'paris' }),
+  os_version: optionalTextRule(255, { example: 'IOS-XE 17.9' }),
+};
+
+export const VULNERABILITY_FIELDS = {
+  id: textRule(1, 64, { example: 'CVE-2024-3400' }),
+  score: numberRule(0, 10, { nullable: true, example: 10 }),
+  summary: optionalTextRule(2000, { example: 'PAN-OS RCE' }),
+  publishedDate: dateRule({
+    nullable: true,
+    description: 'A real calendar date, YYYY-MM-DD',
+    example: '2024-04-12',
+  }),
+};
+
+export const RELATION_FIELDS = {
+  sourceAssetId: textRule(1, MAX_ASSET_ID_LENGTH, {
+    description: 'The id of an existing asset',
+    example: 'web-01',
+  }),
+  targetAssetId: textRule(1, MAX_ASSET_ID_LENGTH, {
+    description: 'The id of an existing asset, other than sourceAssetId',
+    example: 'core-switch',
+  }),
+  type: textRule(1, 64, { example: 'uplink' }),
+  direction: enumRule(Object.values(RelationDirection), 'RelationDirection', {
+    description: 'bi when a relation is created without it; cannot be null',
+  }),
+  protocol: optionalTextRule(32, { example: 'tcp' }),
+  toPorts: portListRule({
+    nullable: true,
+    description:
+      "Comma-separated ports or port ranges, each port from 1 to 65535 and a range's start at most its end; no spaces or leading zeros; null clears it",
+    example: '443,8000-8080',
+  }),
+};
