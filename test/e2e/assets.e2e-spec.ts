@@ -468,6 +468,11 @@ describe('GET /api/assets', () => {
     ['limit=1.5', /^limit /],
     ['offset=-1', /^offset /],
     ['offset=x', /^offset /],
+    // Past what the databases take as an OFFSET or a LIMIT (it was a 500).
+    ['offset=9223372036854775807', /^offset must be an integer from 0 to 2147483647/],
+    ['offset=2147483648', /^offset must be an integer from 0 to 2147483647/],
+    [`offset=${'9'.repeat(400)}`, /^offset /],
+    ['limit=9223372036854775807', /^limit must be an integer from 1 to 1000/],
     ['sort=color', /^sort must be one of/],
     ['sort=--name', /^sort /],
     ['search=' + 's'.repeat(256), /^search /],
@@ -476,6 +481,12 @@ describe('GET /api/assets', () => {
     const response = await t.request('GET', `/api/assets?${query}`, { token });
     expect(response.status).toBe(400);
     expectErrorBody(response, message);
+  });
+
+  it('answers an empty page at the largest offset, with the total', async () => {
+    const response = await t.request('GET', '/api/assets?offset=2147483647', { token });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ assets: [], total: (await list('')).total });
   });
 
   it('allows a page of 1000', async () => {

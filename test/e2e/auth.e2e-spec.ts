@@ -82,6 +82,17 @@ describe('authentication', () => {
       expectErrorBody(malformed, /email/);
     });
 
+    it('is 400 naming the field for an e-mail holding a lone surrogate', async () => {
+      for (const email of ['\\ud800', 'admin\\udfff@localhost']) {
+        const response = await t.request('POST', '/api/auth/login', {
+          rawBody: `{"email":"${email}","password":"${ADMIN_PASSWORD}"}`,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(response.status).toBe(400);
+        expectErrorBody(response, /^email must be an e-mail address/);
+      }
+    });
+
     it('is 400 naming the field for a missing password', async () => {
       const response = await t.request('POST', '/api/auth/login', { body: { email: ADMIN_EMAIL } });
       expect(response.status).toBe(400);

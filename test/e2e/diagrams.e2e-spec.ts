@@ -622,12 +622,28 @@ describe('diagrams', () => {
       ['limit=', 'limit'],
       ['offset=-1', 'offset'],
       ['offset=x', 'offset'],
+      // Past what the databases take as an OFFSET or a LIMIT (it was a 500).
+      ['offset=9223372036854775807', 'offset'],
+      ['offset=2147483648', 'offset'],
+      ['limit=9223372036854775807', 'limit'],
+      ['limit=1&offset=9223372036854775807', 'offset'],
       ['owner=me', 'owner'],
     ])('is 400 naming the parameter for ?%s', async (query, parameter) => {
       const response = await t.request('GET', `/api/diagrams?${query}`, { token: owner.token });
       expect(response.status).toBe(400);
       expectErrorBody(response, new RegExp(`\\b${parameter}\\b`));
     });
+
+    it.each(['?offset=2147483647', '?limit=1000&offset=2147483647'])(
+      'answers no diagram at the largest offset (%s), with the total',
+      async (query) => {
+        const whole = (await list(admin)).body;
+        const response = await list(admin, query);
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual([]);
+        expect(response.headers.get('x-total-count')).toBe(String(whole.length));
+      },
+    );
 
     it('is 401 without a token', async () => {
       const response = await t.request('GET', '/api/diagrams');

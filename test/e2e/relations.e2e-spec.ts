@@ -639,6 +639,11 @@ describe('relations', () => {
       ['limit=1.5', 'limit'],
       ['offset=-1', 'offset'],
       ['offset=abc', 'offset'],
+      // Past what the databases take as an OFFSET or a LIMIT (it was a 500).
+      ['offset=9223372036854775807', 'offset'],
+      ['offset=2147483648', 'offset'],
+      ['limit=9223372036854775807', 'limit'],
+      ['limit=1&offset=9223372036854775807', 'offset'],
       ['assetId=', 'assetId'],
       ['type=', 'type'],
       [`type=${'t'.repeat(65)}`, 'type'],
@@ -649,6 +654,14 @@ describe('relations', () => {
       const response = await t.request('GET', `/api/relations?${query}`, { token: editor });
       expectFieldError(response, parameter);
     });
+
+    it.each(['?offset=2147483647', '?limit=1000&offset=2147483647'])(
+      'answers no relation at the largest offset (%s), with the total',
+      async (query) => {
+        const count = await t.dataSource.getRepository(Relation).count();
+        expect(await list(query)).toEqual({ items: [], total: count });
+      },
+    );
   });
 
   describe('roles', () => {

@@ -247,7 +247,12 @@ describe('users (admin only)', () => {
         ['a password of 11 characters', 'password', (b) => (b.password = 'p'.repeat(11))],
         ['a missing password', 'password', (b) => delete b.password],
         ['an unknown role', 'role', (b) => (b.role = 'superuser')],
+        ['a null role', 'role', (b) => (b.role = null)],
         ['an unknown property', 'isAdmin', (b) => (b.isAdmin = true)],
+        // Sent as the JSON escape \ud800: a UTF-16 half that no UTF-8 spells.
+        ['an e-mail that is a lone surrogate', 'email', (b) => (b.email = '\ud800')],
+        ['an e-mail holding a lone surrogate', 'email', (b) => (b.email = 'a\udc00b@example.com')],
+        ['a name holding a lone surrogate', 'name', (b) => (b.name = 'Ann \ud83d')],
       ];
 
       it.each(cases)('%s', async (_label, field, change) => {
