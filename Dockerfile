@@ -1,53 +1,74 @@
-# Asset Map production image.
+# Asset Map production image (docs/deploy.md).
 #   docker build -t asset-map:0.1.0 .
 #   docker run -p 3000:3000 -e JWT_SECRET=... -e DATABASE_URL=postgres://... asset-map:0.1.0
-# See README.md, "Production".
 
-# Node.js major version of both stages. The native addons (argon2, better-sqlite3) are built in
-# the first stage for this Node.js ABI and for glibc, so both stages use the same Debian 12
-# (bookworm) based image; an Alpine (musl) runtime could not load them.
-ARG NODE_MAJOR=20
+# Node.js line of every stage: the Active LTS. The code also runs on Node.js 20.19+ ("engines" in
+# package.json); the image follows the LTS. The native addons (argon2, better-sqlite3) are built
+# for this Node.js ABI and for glibc, so all stages share one Debian 13 (trixie) based image; an
+# Alpine (musl) runtime could not load them. Pin a digest (node:26-trixie-slim@sha256:...) for
+# builds that must be reproducible.
+ARG NODE_IMAGE=node:26-trixie-slim
 
 # ---------------------------------------------------------------------------------------------
-# Build: install every dependency, compile the TypeScript, then drop the dev dependencies.
-FROM node:${NODE_MAJOR}-bookworm-slim AS build
+# Build: every dependency, no install script (compiling the TypeScript needs no native addon).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+RUN npm run build
 
-# Toolchain for node-gyp, used only when no prebuilt binary fits (better-sqlite3 then compiles
-# its bundled SQLite; argon2 carries its prebuilt binaries in its package). It stays in this
-# stage.
+# ---------------------------------------------------------------------------------------------
+# Production dependencies only, with the native addons built, and nothing the running service
+# does not load.
+FROM ${NODE_IMAGE} AS production-deps
+
+# Toolchain for node-gyp, used when no prebuilt binary fits (better-sqlite3 then compiles its
+# bundled SQLite; argon2 carries prebuilt binaries in its package). It stays in this stage.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
+COPY package.json package-lock.json ./
 
+# --omit=optional as well as --omit=dev: typescript and ts-node are optional peer dependencies of
+# @nestjs/swagger and typeorm (for their compile-time plugin and CLI), which npm keeps with
+# --omit=dev alone because our devDependencies provide them. The only other optional runtime
+# package, pg-cloudflare, is loaded by pg on Cloudflare Workers only.
 # Install scripts run only for the packages that "allowScripts" in package.json approves
 # (argon2, better-sqlite3), whatever npm version the base image carries: install with every
 # script off, then rebuild exactly the approved packages.
-COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund \
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
     && approved="$(node -p "Object.entries(require('./package.json').allowScripts ?? {}).filter(([, allowed]) => allowed === true).map(([name]) => name).join(' ')")" \
     && test -n "$approved" \
     && npm rebuild $approved
 
-COPY tsconfig.json tsconfig.build.json nest-cli.json ./
-COPY src ./src
-RUN npm run build \
-    && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# better-sqlite3 loads build/Release/better_sqlite3.node only: its SQLite sources (deps/), C++
+# sources (src/) and the compiler's intermediate files (build/) are about 26 MB the service never
+# reads. Both addons are loaded once here, so that a broken build fails the image build.
+RUN cd node_modules/better-sqlite3 \
+    && mv build/Release/better_sqlite3.node /tmp/better_sqlite3.node \
+    && rm -rf build deps src \
+    && mkdir -p build/Release \
+    && mv /tmp/better_sqlite3.node build/Release/better_sqlite3.node \
+    && cd /app \
+    && node -e "new (require('better-sqlite3'))(':memory:').close(); require('argon2');"
 
 # ---------------------------------------------------------------------------------------------
-# Runtime. node:<major>-bookworm-slim rather than gcr.io/distroless/nodejs20-debian12:nonroot:
-# - it is the build stage's base, so the native addons run on the very Node.js binary and glibc
-#   they were built against (distroless ships its own Node.js 20 build on its own schedule);
+# Runtime. node:<line>-trixie-slim rather than a distroless Node.js image:
+# - it is the other stages' base, so the native addons run on the very Node.js binary and glibc
+#   they were built against (distroless ships its own Node.js build on its own schedule);
 # - `node` is on the PATH, so the same image runs `node dist/migrate.js` (the migration Job)
 #   and `node dist/backup.js` (kubectl exec), and a shell is there for diagnostics.
-# Distroless would be some tens of MB smaller; npm, corepack and yarn are removed below instead.
-FROM node:${NODE_MAJOR}-bookworm-slim AS runtime
+FROM ${NODE_IMAGE} AS runtime
 
 ENV NODE_ENV=production
 WORKDIR /app
 
-# Nothing here needs a package manager at run time: fewer files to patch and scan.
+# Nothing here needs a package manager at run time: fewer files to patch and scan (the base
+# layers keep them, so this does not shrink the image).
 # /app/data is where the default SQLite database goes (`docker run -v asset-map-data:/app/data`);
 # on PostgreSQL the process writes nothing to disk.
 RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
@@ -58,8 +79,8 @@ RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack 
 
 # Owned by root and read-only for the service user: the process cannot change its own code.
 # package.json is read at start-up for the version.
-COPY --from=build /app/package.json ./package.json
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=production-deps /app/package.json ./package.json
+COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 
 # The image's "node" user, by number so that Kubernetes runAsNonRoot can verify it.

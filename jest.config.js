@@ -12,10 +12,10 @@ export default {
   setupFiles: ['<rootDir>/test/support/jest/esm-preload.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],
-    'node_modules/(@nestjs/throttler|@fastify/static)/.+\\.js$':
+    'node_modules/@nestjs/throttler/.+\\.js$':
       '<rootDir>/test/support/jest/esm-globals-transformer.cjs',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs/throttler|@fastify/static)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/throttler/)'],
   // Where tests that run the service as a process keep its build (test/support/service-process.ts).
   modulePathIgnorePatterns: ['<rootDir>/.e2e-dist/'],
   testTimeout: 30_000,

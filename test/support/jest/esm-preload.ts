@@ -2,7 +2,6 @@
 const modules = {
   '@nestjs/common': await import('@nestjs/common'),
   '@nestjs/core': await import('@nestjs/core'),
-  'content-disposition': await import('content-disposition'),
 };
 (globalThis as { __jestEsmModules?: typeof modules }).__jestEsmModules = modules;
 
