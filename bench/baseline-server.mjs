@@ -1,5 +1,6 @@
 // Baseline for the HTTP figures: a bare Fastify server answering the same JSON, running the
-// same SQL through the raw driver. Usage: node bench/baseline-server.mjs <port> <database url>
+// same SQL through the raw driver. Usage: node bench/baseline-server.mjs <port, 0 for any> <database url>;
+// sends its port to the parent process once listening.
 import Fastify from 'fastify';
 import { listAssets, openRaw } from './lib.mjs';
 
@@ -18,4 +19,4 @@ app.get('/api/assets', async (request) => {
   return listAssets(db, { limit: Number(limit ?? 100), offset: Number(offset ?? 0), search });
 });
 await app.listen({ port: Number(port), host: '127.0.0.1' });
-process.send?.('ready');
+process.send?.({ port: app.server.address().port });

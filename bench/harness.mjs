@@ -1,0 +1,232 @@
+// What every stage uses: fresh databases, the built service started as production starts it,
+// the load generator, the raw baselines as child processes, and the median of paired rounds.
+import autocannon from 'autocannon';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { openRaw } from './lib.mjs';
+
+const ADMIN_PASSWORD = 'bench-admin-password';
+/** The service's default INGEST_MAX_BYTES: the bench never raises it. */
+export const INGEST_MAX_BYTES = 64 * 1024 * 1024;
+/** The tables an ingestion writes, children first. */
+const INGESTED_TABLES = ['relations', 'vulnerabilities', 'assets'];
+
+export function createHarness({ root, work, pgUrl, log }) {
+  const children = [];
+  const cleanups = [];
+  let databases = 0;
+
+  /** The URL of a new, empty database (a SQLite file, or a PostgreSQL schema of its own). */
+  async function newDatabase(name) {
+    const tag = `${name}_${++databases}`;
+    if (!pgUrl) return `sqlite:${join(work, `${tag}.sqlite`)}`;
+    const schema = `bench_${tag}_${process.pid}`;
+    await pgAdmin(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+    cleanups.push(() => pgAdmin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+    const withPath = new URL(pgUrl);
+    withPath.searchParams.set('options', `-c search_path=${schema}`);
+    return withPath.toString();
+  }
+
+  /** A baseline's database: new, with the service's schema (a boot of the service makes it). */
+  async function baselineDatabase(name) {
+    const url = await newDatabase(name);
+    await (await startService(url)).stop();
+    return url;
+  }
+
+  /** The service started on a new database of its own: `{ service, url }`. */
+  async function freshService(name) {
+    const url = await newDatabase(name);
+    return { url, service: await startService(url) };
+  }
+
+  async function pgAdmin(sql) {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** `node dist/main.js` on `databaseUrl`, ready and logged in as the admin. */
+  async function startService(databaseUrl) {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+        ADMIN_PASSWORD,
+        RATE_LIMIT: '1000000000',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/api/health/ready`, child);
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@localhost', password: ADMIN_PASSWORD }),
+    });
+    const { token } = await login.json();
+    return {
+      base,
+      pid: child.pid,
+      auth: { authorization: `Bearer ${token}` },
+      /** The process's peak resident memory so far (VmHWM: the kernel's own high-water mark). */
+      peakRssMb: () =>
+        Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) /
+        1024,
+      stop: () => stop(child),
+    };
+  }
+
+  /** Empties the ingested tables, on the service's database or a baseline's. */
+  async function wipe(url) {
+    const db = openRaw(url);
+    try {
+      if (db.kind === 'postgres') await db.exec(`TRUNCATE ${INGESTED_TABLES.join(', ')}`);
+      else await db.exec(INGESTED_TABLES.map((t) => `DELETE FROM ${t};`).join(' '));
+    } finally {
+      await db.close();
+    }
+  }
+
+  /** One run of `baseline-ingest.mjs` (`way`: raw or copy) on an emptied database: milliseconds. */
+  async function baselineIngest(url, payloadFile, way) {
+    await wipe(url);
+    const out = execFileSync(
+      process.execPath,
+      [join(root, 'bench/baseline-ingest.mjs'), way, url, payloadFile],
+      { cwd: root },
+    );
+    return Number(out.toString().trim());
+  }
+
+  async function cleanup() {
+    for (const child of children) await stop(child);
+    for (const clean of cleanups) await clean();
+  }
+
+  return { freshService, baselineDatabase, wipe, baselineIngest, cleanup, log, pgUrl, root, work };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, tries = 600) {
+  for (let i = 0; i < tries; i++) {
+    if (child && child.exitCode !== null) throw new Error(`the service exited (${child.exitCode})`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export function stop(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    // A process that has not shut down within 10 s is killed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Answers a second over `duration` seconds of load by 10 connections. */
+export async function load(url, headers, duration) {
+  const result = await autocannon({ url, connections: 10, duration, headers });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  // The requests still running when the window closed (a search takes seconds on PostgreSQL)
+  // go on in the server: the next window starts once they are done, or they slow it down.
+  await new Promise((resolve) => setTimeout(resolve, Math.min(result.latency.max, 10_000)));
+  // Answers over the window's whole length: finer than the average of per-second counts.
+  return result.requests.total / result.duration;
+}
+
+/** One ingestion through the service, `/api/health` probed every 20 ms meanwhile. */
+export async function ingest(service, body) {
+  let done = false;
+  let worst = 0;
+  const probe = (async () => {
+    while (!done) {
+      const started = performance.now();
+      await fetch(`${service.base}/api/health`).then((r) => r.arrayBuffer());
+      worst = Math.max(worst, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const started = performance.now();
+  const response = await fetch(`${service.base}/api/integrations/ingest`, {
+    method: 'POST',
+    headers: { ...service.auth, 'content-type': 'application/json' },
+    body,
+  });
+  const result = await response.json();
+  const ms = performance.now() - started;
+  done = true;
+  await probe;
+  if (!response.ok) throw new Error(`ingestion failed: ${JSON.stringify(result)}`);
+  return { ms, worstHealthMs: worst, stats: result.stats };
+}
+
+/** The round whose `ratio(round)` is the median one (rounds: an odd number). */
+export function medianRound(rounds, ratio) {
+  return [...rounds].sort((a, b) => ratio(a) - ratio(b))[rounds.length >> 1];
+}
+
+/** A table row comparing the service with a baseline: the median round's two figures. */
+export function ratioRow(figure, rounds, service, baseline, maxRatio) {
+  const round = medianRound(rounds, (r) => r[service] / r[baseline]);
+  const ratio = round[service] / round[baseline];
+  return {
+    figure,
+    service: round[service],
+    baseline: round[baseline],
+    ratio,
+    target: maxRatio === undefined ? null : `<= ${maxRatio}`,
+    pass: maxRatio === undefined ? null : ratio <= maxRatio,
+    rounds: rounds.map((r) => r[service] / r[baseline]),
+  };
+}
+
+/** A row with an absolute limit and no baseline. */
+export function limitRow(figure, value, limit) {
+  return {
+    figure,
+    service: value,
+    baseline: null,
+    ratio: null,
+    target: `< ${limit}`,
+    pass: value < limit,
+  };
+}
