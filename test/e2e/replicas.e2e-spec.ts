@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { scannerPayload } from '../support/payloads.js';
+import { describeIfServers, REDIS_SERVER_URL } from '../support/required-servers.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app.js';
 import {
@@ -8,6 +9,12 @@ import {
   POSTGRES_SERVER_URL,
   type TestDatabase,
 } from '../support/test-database.js';
+
+// Skipped, with a warning, where PostgreSQL or Redis is missing; in CI that fails instead.
+const describeWithServers = await describeIfServers({
+  postgres: POSTGRES_SERVER_URL,
+  redis: REDIS_SERVER_URL,
+});
 
 const RATE_LIMIT = 8;
 const LOGIN_RATE_LIMIT = 4;
@@ -26,7 +33,7 @@ const clientAddress = () =>
  * database and one Redis, with the same JWT_SECRET. Runs on PostgreSQL in both test runs, since
  * several replicas need it.
  */
-describe('two replicas sharing PostgreSQL and Redis', () => {
+describeWithServers('two replicas sharing PostgreSQL and Redis', () => {
   let database: TestDatabase;
   let a: ServiceProcess;
   let b: ServiceProcess;
@@ -47,7 +54,7 @@ describe('two replicas sharing PostgreSQL and Redis', () => {
       DATABASE_URL: database.url,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ADMIN_PASSWORD,
-      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_URL: REDIS_SERVER_URL,
       RATE_LIMIT: String(RATE_LIMIT),
       LOGIN_RATE_LIMIT: String(LOGIN_RATE_LIMIT),
       TRUST_PROXY: 'true',

@@ -22,7 +22,10 @@ each including the one below it.
 
 Every answer with a status of 400 or more is \`{"error": "<sentence>"}\` and nothing else; an
 unexpected failure is a 500 naming a request id. Unknown body and query properties are refused
-with a 400. Bodies are \`application/json\`, at most 1 MiB (ingestion: \`INGEST_MAX_BYTES\`).`;
+with a 400. Bodies are \`application/json\`, at most 1 MiB (ingestion: \`INGEST_MAX_BYTES\`).
+
+The API reference, \`docs/api.md\` in the service's repository, explains every route, field rule
+and error in prose, with the service's choices where a client could wonder.`;
 
 const TAGS: [name: string, description: string][] = [
   ['auth', 'Log in, the signed-in user, its password'],
