@@ -13,6 +13,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DiagramsModule } from './diagrams/diagrams.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestModule } from './ingest/ingest.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { RelationsModule } from './relations/relations.module.js';
 
 @Module({})
@@ -30,6 +31,7 @@ export class AppModule {
         RelationsModule,
         DiagramsModule,
         IngestModule,
+        MetricsModule,
       ],
       providers: [
         AuthenticationGuard,

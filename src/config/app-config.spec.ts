@@ -137,3 +137,35 @@ describe('loadConfig', () => {
     fails(env, variable);
   });
 });
+
+describe('loadConfig: metrics', () => {
+  it('serves no metrics unless METRICS_PORT is set', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+  });
+
+  it('serves them on their own port, bound where the API is unless told', () => {
+    expect(loadConfig({ HOST: '127.0.0.1', METRICS_PORT: '9464' }).metrics).toEqual({
+      port: 9464,
+      host: '127.0.0.1',
+      token: null,
+    });
+    expect(
+      loadConfig({ METRICS_PORT: '0', METRICS_HOST: '10.1.2.3', METRICS_TOKEN: 't'.repeat(16) })
+        .metrics,
+    ).toEqual({ port: 0, host: '10.1.2.3', token: 't'.repeat(16) });
+  });
+
+  it.each([
+    [{ METRICS_PORT: 'x' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '70000' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '3000' }, 'METRICS_PORT'],
+    [{ PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT'],
+    [{ METRICS_PORT: '9464', METRICS_HOST: 'anywhere' }, 'METRICS_HOST'],
+    [{ METRICS_PORT: '9464', METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ METRICS_PORT: '9464', METRICS_TOKEN: 'with a space in it!' }, 'METRICS_TOKEN'],
+    [{ METRICS_TOKEN: 't'.repeat(16) }, 'METRICS_TOKEN'],
+    [{ METRICS_HOST: '127.0.0.1' }, 'METRICS_HOST'],
+  ])('refuses %p, naming %s', (env, variable) => {
+    fails(env, variable);
+  });
+});

@@ -26,6 +26,16 @@ export interface AppConfig {
   runMigrations: boolean;
   /** After SIGTERM, readiness answers 503 this long before the server stops taking requests. */
   shutdownDelaySeconds: number;
+  /** Prometheus metrics on a port of their own (never the API's); null: not served. */
+  metrics: MetricsConfig | null;
+}
+
+export interface MetricsConfig {
+  /** 0: any free port (tests). */
+  port: number;
+  host: string;
+  /** When set, a scrape must send `Authorization: Bearer <token>`. */
+  token: string | null;
 }
 
 /** A bad environment variable; its message is the one line printed before exiting. */
@@ -183,7 +193,45 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: logLevel as LogLevelName,
     runMigrations: boolean('RUN_MIGRATIONS', true),
     shutdownDelaySeconds: integer('SHUTDOWN_DELAY_S', 0, 0, 25),
+    metrics: readMetrics(get, fail, integer, host),
   };
+}
+
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/**
+ * Off unless METRICS_PORT is set: a port of its own lets the scraper in while the API's port,
+ * the only one the public ingress routes to, never serves metrics.
+ */
+function readMetrics(
+  get: (name: string) => string | undefined,
+  fail: (name: string, why: string) => never,
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+  apiHost: string,
+): MetricsConfig | null {
+  const token = get('METRICS_TOKEN') ?? null;
+  if (get('METRICS_PORT') === undefined) {
+    for (const name of ['METRICS_HOST', 'METRICS_TOKEN']) {
+      if (get(name) !== undefined) fail(name, 'applies only when METRICS_PORT is set');
+    }
+    return null;
+  }
+  const port = integer('METRICS_PORT', 0, 0, 65535);
+  if (port !== 0 && port === integer('PORT', 3000, 0, 65535)) {
+    fail('METRICS_PORT', 'must differ from PORT: metrics are never served on the API port');
+  }
+  const host = get('METRICS_HOST') ?? apiHost;
+  if (host !== 'localhost' && isIP(host) === 0) {
+    fail('METRICS_HOST', `must be an IP address, got "${host}"`);
+  }
+  // Sent in a header: visible ASCII only.
+  if (token !== null && !/^[\x21-\x7e]+$/.test(token)) {
+    fail('METRICS_TOKEN', 'must be printable ASCII without spaces');
+  }
+  if (token !== null && token.length < MIN_METRICS_TOKEN_LENGTH) {
+    fail('METRICS_TOKEN', `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long`);
+  }
+  return { port, host, token };
 }
 
 /**

@@ -10,6 +10,7 @@ import { Role, roleIncludes } from '../common/role.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
+import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker, type JsonSlice } from './json-worker.js';
@@ -29,10 +30,21 @@ const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
 
 @Injectable()
 export class IngestService {
-  constructor(@InjectDataSource() private readonly dataSource: AppDataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly metrics: IngestMetrics,
+  ) {}
 
   /** `raw` is the body as the HTTP layer hands it over (unparsed), or an already parsed value. */
-  async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
+  ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
+    return this.metrics.measure((labels) => this.run(caller, raw, labels));
+  }
+
+  private async run(
+    caller: Principal,
+    raw: unknown,
+    labels: IngestRunLabels,
+  ): Promise<IngestResponse> {
     const started = performance.now();
     // Taken first: the bytes are handed over to the JSON worker.
     const bulk = raw instanceof RawJsonBody && raw.bytes.length >= COLLECT_AFTER_BYTES;
@@ -40,6 +52,7 @@ export class IngestService {
     try {
       // The top level is checked here; the items are read during the run, slice by slice.
       const payload = this.readPayload(caller, parsed ? parsed.head : raw, parsed?.slices);
+      labels.mode = payload.mode;
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
       const counts = await this.dataSource.exclusiveWrites.run(() =>
