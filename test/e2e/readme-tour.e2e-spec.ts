@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeIfAvailable } from '../support/requirements.js';
 import { TestApp } from '../support/test-app.js';
 
 /**
@@ -133,7 +134,10 @@ function runBash(dir: string, script: string): Promise<BashRun> {
 
 const marker = (index: number) => `@@ end of tour step ${index} @@`;
 
-describe('the README tour', () => {
+// The tour's programs; without them it is skipped with a warning (in CI that fails instead).
+const describeWithTools = await describeIfAvailable({ commands: ['bash', 'curl', 'jq'] });
+
+describeWithTools('the README tour', () => {
   const steps = tourSteps();
   // The start command the tour gives: the password the blocks log in with.
   const password = /ADMIN_PASSWORD=(\S+) npm start/.exec(README)?.[1];

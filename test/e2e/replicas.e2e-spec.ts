@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { scannerPayload } from '../support/payloads.js';
-import { describeIfServers, REDIS_SERVER_URL } from '../support/required-servers.js';
+import { describeIfAvailable, REDIS_SERVER_URL } from '../support/requirements.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from '../support/test-database.js';
 
 // Skipped, with a warning, where PostgreSQL or Redis is missing; in CI that fails instead.
-const describeWithServers = await describeIfServers({
+const describeWithServers = await describeIfAvailable({
   postgres: POSTGRES_SERVER_URL,
   redis: REDIS_SERVER_URL,
 });

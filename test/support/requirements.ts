@@ -1,4 +1,5 @@
 import { describe } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -49,25 +50,32 @@ async function redisProblem(url: string): Promise<string | null> {
   }
 }
 
+function commandProblem(command: string): string | null {
+  const run = spawnSync(command, ['--version'], { stdio: 'ignore', timeout: PROBE_TIMEOUT_MS });
+  return run.error || run.status !== 0 ? `the command ${command} is not installed` : null;
+}
+
 /**
- * For a test file that needs servers beyond its test database: probes them once and returns
- * `describe` when they answer. When one does not, the file's tests are skipped with a warning
- * that names it, except in CI (`CI=true`), where a missing server fails the file: CI must run
- * everything.
+ * For a test file that needs more than its test database (servers, or programs it runs):
+ * probes them once and returns `describe` when they are there. When one is missing, the file's
+ * tests are skipped with a warning that names it, except in CI (`CI=true`), where a missing one
+ * fails the file: CI must run everything.
  */
-export async function describeIfServers(servers: {
+export async function describeIfAvailable(needs: {
   postgres?: string;
   redis?: string;
+  commands?: string[];
 }): Promise<typeof describe | typeof describe.skip> {
-  const problems = (
-    await Promise.all([
-      servers.postgres ? postgresProblem(servers.postgres) : null,
-      servers.redis ? redisProblem(servers.redis) : null,
-    ])
-  ).filter((problem): problem is string => problem !== null);
+  const servers = await Promise.all([
+    needs.postgres ? postgresProblem(needs.postgres) : null,
+    needs.redis ? redisProblem(needs.redis) : null,
+  ]);
+  const problems = [...servers, ...(needs.commands ?? []).map(commandProblem)].filter(
+    (problem): problem is string => problem !== null,
+  );
   if (problems.length === 0) return describe;
   const message = problems.join('; ');
-  if (process.env.CI === 'true') throw new Error(`${message}: CI runs every test, start it`);
+  if (process.env.CI === 'true') throw new Error(`${message}, and CI=true runs every test`);
   console.warn(`Skipping these tests: ${message}.`);
   return describe.skip;
 }
