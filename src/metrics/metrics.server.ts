@@ -26,6 +26,12 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
+/** Requests Node's HTTP server refuses before there is a request to answer: status, message. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, `Request not received within ${REQUEST_TIMEOUT_MS / 1000} s`],
+};
+
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** A whole HTTP/1.1 answer with a `{"error"}` body, for a socket no response object owns. */
@@ -64,20 +70,18 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     const settings = this.config.metrics;
     if (!settings) return;
     const server = createServer(
-      { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS },
+      {
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        headersTimeout: REQUEST_TIMEOUT_MS,
+        // How often those timeouts are checked (Node's default, 30 s, would triple them).
+        connectionsCheckingInterval: 1000,
+      },
       (request, response) => void this.answer(request, response),
     );
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-      const status =
-        error.code === 'HPE_HEADER_OVERFLOW'
-          ? 431
-          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? 408
-            : 400;
-      socket.end(
-        rawErrorAnswer(status, `Malformed or incomplete request: ${STATUS_CODES[status]}`),
-      );
+      const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed request'];
+      socket.end(rawErrorAnswer(status, message));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -194,12 +194,18 @@ describe('metrics', () => {
       expectErrorBody(post);
     });
 
-    it('answers a malformed request with 400 {"error"}', async () => {
+    it('answers a malformed request with 400, headers too large with 431, as {"error"}', async () => {
       const port = t.app.get(MetricsServer).address()!.port;
       const answer = await rawExchange(port, 'GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n');
       const [head, body] = answer.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 400 /);
       expect(Object.keys(JSON.parse(body) as object)).toEqual(['error']);
+      const tooLarge = await httpRequest(metricsUrl, 'GET', '/metrics', {
+        token: TOKEN,
+        headers: { 'x-padding': 'a'.repeat(20_000) },
+      });
+      expect(tooLarge.status).toBe(431);
+      expectErrorBody(tooLarge, /headers/);
     });
 
     it('is not served on the API port', async () => {
