@@ -473,7 +473,7 @@ describe('GET /api/assets', () => {
     ['limit=1.5', /^limit /],
     ['offset=-1', /^offset /],
     ['offset=x', /^offset /],
-    // Past what the databases take as an OFFSET or a LIMIT (it was a 500).
+    // Past what the databases take as an OFFSET or a LIMIT: a 400, not their error.
     ['offset=9223372036854775807', /^offset must be an integer from 0 to 2147483647/],
     ['offset=2147483648', /^offset must be an integer from 0 to 2147483647/],
     [`offset=${'9'.repeat(400)}`, /^offset /],

@@ -639,7 +639,7 @@ describe('diagrams', () => {
       ['limit=', 'limit'],
       ['offset=-1', 'offset'],
       ['offset=x', 'offset'],
-      // Past what the databases take as an OFFSET or a LIMIT (it was a 500).
+      // Past what the databases take as an OFFSET or a LIMIT: a 400, not their error.
       ['offset=9223372036854775807', 'offset'],
       ['offset=2147483648', 'offset'],
       ['limit=9223372036854775807', 'limit'],

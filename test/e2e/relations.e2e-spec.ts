@@ -641,7 +641,7 @@ describe('relations', () => {
       ['limit=1.5', 'limit'],
       ['offset=-1', 'offset'],
       ['offset=abc', 'offset'],
-      // Past what the databases take as an OFFSET or a LIMIT (it was a 500).
+      // Past what the databases take as an OFFSET or a LIMIT: a 400, not their error.
       ['offset=9223372036854775807', 'offset'],
       ['offset=2147483648', 'offset'],
       ['limit=9223372036854775807', 'limit'],
