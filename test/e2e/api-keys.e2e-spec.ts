@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiKey } from '../../src/auth/api-key.entity.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const CREATED_FIELDS = ['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix'];
@@ -229,10 +229,20 @@ describe('API keys (/api/auth/api-keys)', () => {
       expect(Date.parse(first)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(first)).toBeLessThanOrEqual(after + 1000);
 
-      await sleep(20);
-      expect((await t.request('GET', '/api/auth/me', { token: created.key })).status).toBe(200);
       expect((await t.request('GET', '/api/auth/me', { token: created.key })).status).toBe(200);
       expect((await find()).lastUsedAt).toBe(first);
+
+      // The last use moved back in the database, just within the minute and just past it.
+      const usedAgo = async (ms: number) => {
+        const lastUsedAt = new Date(Date.now() - ms);
+        await t.dataSource.getRepository(ApiKey).update(created.id, { lastUsedAt });
+        expect((await t.request('GET', '/api/auth/me', { token: created.key })).status).toBe(200);
+        return { before: lastUsedAt.toISOString(), after: (await find()).lastUsedAt };
+      };
+      const within = await usedAgo(50_000);
+      expect(within.after).toBe(within.before);
+      const past = await usedAgo(70_000);
+      expect(Date.parse(past.after)).toBeGreaterThan(Date.parse(past.before));
     });
 
     it('is not set by failed attempts with a wrong secret', async () => {
@@ -305,7 +315,7 @@ describe('API keys (/api/auth/api-keys)', () => {
   describe('refused keys', () => {
     it('an expired key gets 401', async () => {
       const user = await t.createUser('viewer');
-      const expiresAt = new Date(Date.now() + 2_000);
+      const expiresAt = new Date(Date.now() + 3_600_000);
       const created = await createKey(user.token, {
         name: 'short-lived',
         expiresAt: expiresAt.toISOString(),
@@ -313,7 +323,9 @@ describe('API keys (/api/auth/api-keys)', () => {
       expect(created.expiresAt).toBe(expiresAt.toISOString());
       expect((await t.request('GET', '/api/auth/me', { token: created.key })).status).toBe(200);
 
-      await sleep(Math.max(0, expiresAt.getTime() - Date.now()) + 100);
+      // Its hour over: the expiry moved to a moment ago in the database, which the API refuses.
+      const expired = new Date(Date.now() - 1_000);
+      await t.dataSource.getRepository(ApiKey).update(created.id, { expiresAt: expired });
       const response = await t.request('GET', '/api/auth/me', { token: created.key });
       expect(response.status).toBe(401);
       expectErrorBody(response);

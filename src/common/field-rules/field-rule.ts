@@ -17,7 +17,7 @@ interface RuleBase {
   example?: unknown;
 }
 
-export interface TextRule extends RuleBase {
+interface TextRule extends RuleBase {
   kind: 'text';
   min: number;
   max: number;
@@ -25,32 +25,32 @@ export interface TextRule extends RuleBase {
   printable?: boolean;
 }
 
-export interface IpRule extends RuleBase {
+interface IpRule extends RuleBase {
   kind: 'ip';
 }
 
-export interface PortListRule extends RuleBase {
+interface PortListRule extends RuleBase {
   kind: 'portList';
 }
 
-export interface IntegerRule extends RuleBase {
+interface IntegerRule extends RuleBase {
   kind: 'integer';
   min: number;
   max: number;
 }
 
-export interface NumberRule extends RuleBase {
+interface NumberRule extends RuleBase {
   kind: 'number';
   min: number;
   max: number;
 }
 
 /** A real calendar date written YYYY-MM-DD. */
-export interface DateRule extends RuleBase {
+interface DateRule extends RuleBase {
   kind: 'date';
 }
 
-export interface EnumRule extends RuleBase {
+interface EnumRule extends RuleBase {
   kind: 'enum';
   values: readonly string[];
   /** The schema's name in the OpenAPI document. */
@@ -81,9 +81,9 @@ export const enumRule = (values: readonly string[], enumName: string, options: O
   ({ kind: 'enum', values, enumName, nullable: false, ...options }) satisfies EnumRule;
 
 /** The width of an ip column: the longest IPv6 text form (a long zone id would not fit). */
-export const MAX_IP_LENGTH = 45;
+const MAX_IP_LENGTH = 45;
 /** The width of a port-list column. */
-export const MAX_PORT_LIST_LENGTH = 1000;
+const MAX_PORT_LIST_LENGTH = 1000;
 const MAX_PORT = 65535;
 
 // Digits only, no sign, no leading zero, no spaces: one canonical spelling per port.
@@ -113,7 +113,7 @@ function isPortList(value: string): boolean {
   return value.length <= MAX_PORT_LIST_LENGTH && value.split(',').every(isPortItem);
 }
 
-// Arithmetic rather than a Date round trip, which was a fifth of the time of a large ingestion.
+// Arithmetic rather than a Date round trip, which costs a fifth of a large ingestion's time.
 function isRealDate(value: string): boolean {
   const match = DATE.exec(value);
   if (!match) return false;

@@ -4,9 +4,8 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const MAX_PAGE_SIZE = 1000;
 /**
- * Far beyond any real list, and within what both databases take as an OFFSET: a larger value
- * (up to 2^63 - 1 and beyond) made SQLite answer "datatype mismatch" and PostgreSQL "bigint out
- * of range", a 500.
+ * Far beyond any real list, and well within what both databases take as an OFFSET: past 2^63 - 1
+ * SQLite answers "datatype mismatch" and PostgreSQL "bigint out of range".
  */
 export const MAX_PAGE_OFFSET = 2_147_483_647;
 

@@ -6,9 +6,9 @@ import { IsOptionalText, IsText } from '../../common/validators/text.validator.j
 import { DiagramVisibility } from '../diagram.entity.js';
 
 /** Largest accepted `content`, measured as its UTF-8 JSON serialization. */
-export const MAX_CONTENT_BYTES = 1024 * 1024;
+const MAX_CONTENT_BYTES = 1024 * 1024;
 
-export const DIAGRAM_VISIBILITIES = Object.values(DiagramVisibility);
+const DIAGRAM_VISIBILITIES = Object.values(DiagramVisibility);
 
 export class CreateDiagramDto {
   @IsText()
