@@ -1,8 +1,10 @@
 // What every stage uses: fresh databases, the built service started as production starts it,
 // the load generator, the raw baselines as child processes, and the median of paired rounds.
 import autocannon from 'autocannon';
+import { Buffer } from 'node:buffer';
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -173,6 +175,25 @@ export async function load(url, headers, duration) {
   return result.requests.total / result.duration;
 }
 
+/**
+ * One request on a connection of its own: a kept-alive socket left idle while the baselines run
+ * (a minute or more) can be closed by the server just as it is reused.
+ */
+function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** One ingestion through the service, `/api/health` probed every 20 ms meanwhile. */
 export async function ingest(service, body) {
   let done = false;
@@ -180,22 +201,23 @@ export async function ingest(service, body) {
   const probe = (async () => {
     while (!done) {
       const started = performance.now();
-      await fetch(`${service.base}/api/health`).then((r) => r.arrayBuffer());
+      const health = await request(`${service.base}/api/health`);
+      if (health.status !== 200) throw new Error(`/api/health answered ${health.status}`);
       worst = Math.max(worst, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
   const started = performance.now();
-  const response = await fetch(`${service.base}/api/integrations/ingest`, {
+  const response = await request(`${service.base}/api/integrations/ingest`, {
     method: 'POST',
     headers: { ...service.auth, 'content-type': 'application/json' },
     body,
   });
-  const result = await response.json();
   const ms = performance.now() - started;
   done = true;
   await probe;
-  if (!response.ok) throw new Error(`ingestion failed: ${JSON.stringify(result)}`);
+  const result = JSON.parse(response.text);
+  if (response.status !== 200) throw new Error(`ingestion failed: ${response.text}`);
   return { ms, worstHealthMs: worst, stats: result.stats };
 }
 
