@@ -26,6 +26,17 @@ export interface AppConfig {
   runMigrations: boolean;
   /** After SIGTERM, readiness answers 503 this long before the server stops taking requests. */
   shutdownDelaySeconds: number;
+  http: HttpTimeouts;
+}
+
+/** How long a connection may take; a client slower than this gets a 408 and is disconnected. */
+export interface HttpTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersTimeoutSeconds: number;
+  /** From a request's first byte to the end of its body (a bulk ingestion's upload included). */
+  requestTimeoutSeconds: number;
+  /** How long an idle connection is kept open for the client's next request. */
+  keepAliveTimeoutSeconds: number;
 }
 
 /** A bad environment variable; its message is the one line printed before exiting. */
@@ -162,6 +173,15 @@ export function loadConfig(env: Env): AppConfig {
     fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
+  const headersTimeoutSeconds = integer('HTTP_HEADERS_TIMEOUT_S', 20, 1, 3600);
+  // Node refuses a headers timeout longer than the request's.
+  const requestTimeoutSeconds = integer(
+    'HTTP_REQUEST_TIMEOUT_S',
+    Math.max(600, headersTimeoutSeconds),
+    headersTimeoutSeconds,
+    86_400,
+  );
+
   return {
     production,
     version: readVersion(),
@@ -183,6 +203,11 @@ export function loadConfig(env: Env): AppConfig {
     logLevel: logLevel as LogLevelName,
     runMigrations: boolean('RUN_MIGRATIONS', true),
     shutdownDelaySeconds: integer('SHUTDOWN_DELAY_S', 0, 0, 25),
+    http: {
+      headersTimeoutSeconds,
+      requestTimeoutSeconds,
+      keepAliveTimeoutSeconds: integer('HTTP_KEEP_ALIVE_TIMEOUT_S', 72, 1, 3600),
+    },
   };
 }
 
