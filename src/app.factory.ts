@@ -2,19 +2,22 @@ import 'reflect-metadata';
 import { BadRequestException, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
+import { ClientErrorHandler } from './common/filters/client-error.handler.js';
 import { RawJsonBody } from './common/http/raw-json-body.js';
-import { readBody } from './common/http/read-body.js';
+import { lingerAfterEarlyAnswer, readBody } from './common/http/read-body.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './common/json-depth.js';
 import { JsonLogger } from './common/logging/json-logger.js';
 import { RequestLogController } from './common/logging/request-log.controller.js';
 import { requestIdOf } from './common/logging/request-id.js';
-import { DOCS_PREFIX, securityHeaderSets } from './common/security-headers.js';
+import { DOCS_PREFIX, HSTS, securityHeaderSets } from './common/security-headers.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
 import { PathParamPipe } from './common/pipes/path-param.pipe.js';
+import { prototypeKeyPath } from './common/pipes/prototype-keys.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { HealthService } from './health/health.service.js';
 import { INGEST_PATH } from './ingest/ingest.controller.js';
@@ -32,14 +35,29 @@ const PINO_LEVELS: Record<LogLevelName, string> = {
   verbose: 'trace',
 };
 
-/** Sent with every answer over HTTPS (our own TLS, or a trusted proxy's X-Forwarded-Proto). */
-const HSTS = 'max-age=31536000; includeSubDomains';
+/** How often Node looks for requests past their headers or request timeout. */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 /** A hop count becomes "the first n hops from this server" (Fastify's own number fails closed). */
 function trustProxyOption(
   trust: AppConfig['trustProxy'],
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/**
+ * Fastify's parser refuses `__proto__` (and `constructor.prototype`) keys, as invalid JSON: for
+ * valid JSON, the refusal names the key instead.
+ */
+function prototypeKeyError(text: string): BadRequestException | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const path = prototypeKeyPath(value);
+  return path === null ? null : new BadRequestException(`${path} is not an accepted property`);
 }
 
 export interface CreateAppOptions {
@@ -58,11 +76,31 @@ export async function createApp(
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
   const filter = new AllExceptionsFilter();
+  const { api: apiHeaders, docs: docsHeaders } = securityHeaderSets();
+  const { headersTimeoutSeconds, requestTimeoutSeconds, keepAliveTimeoutSeconds } = config.http;
+  const clientErrors = new ClientErrorHandler({
+    headers: apiHeaders,
+    headersTimeoutSeconds,
+    requestTimeoutSeconds,
+  });
+  // Options of Node's own server (over TLS, they go with the certificate).
+  const serverOptions = {
+    headersTimeout: headersTimeoutSeconds * 1000,
+    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    // Checked in an onRequest hook instead, to answer in our shape (Node's 400 has no body).
+    requireHostHeader: false,
+  };
   const adapter = new FastifyAdapter({
     // Errors the router raises itself (bad URL encoding, over-long path) get the same body.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
       filter.reply(error, request, reply),
     bodyLimit: DEFAULT_BODY_LIMIT,
+    requestTimeout: requestTimeoutSeconds * 1000,
+    keepAliveTimeout: keepAliveTimeoutSeconds * 1000,
+    // What Node's HTTP parser refuses (malformed, too large, too slow) gets the same body too.
+    clientErrorHandler(this: FastifyInstance, error: Error, socket: Socket) {
+      clientErrors.handle(error, socket, this.log);
+    },
     // Ingested asset ids may be 200 characters long, more once percent-encoded.
     routerOptions: { maxParamLength: 1000 },
     trustProxy: trustProxyOption(config.trustProxy),
@@ -83,9 +121,15 @@ export async function createApp(
     },
     logController: new RequestLogController(),
     childLoggerFactory: RequestLogController.childLoggerFactory,
-    ...(config.tls && {
-      https: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) },
-    }),
+    ...(config.tls
+      ? {
+          https: {
+            cert: readFileSync(config.tls.certFile),
+            key: readFileSync(config.tls.keyFile),
+            ...serverOptions,
+          },
+        }
+      : { http: serverOptions }),
   });
   const logger = options.logger ?? new JsonLogger(adapter.getInstance().log);
   // bodyParser off: Fastify's own JSON parser is the only one; anything else is a 415.
@@ -95,8 +139,19 @@ export async function createApp(
   });
 
   const fastify = app.getHttpAdapter().getInstance();
-  const { api: apiHeaders, docs: docsHeaders } = securityHeaderSets();
   const health = app.get(HealthService);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    clientErrors.track(request.raw, reply.raw, request.id);
+    // HTTP/1.1 requires Host (RFC 9112, section 3.2); without it the request is refused.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      void reply
+        .header('connection', 'close')
+        .status(400)
+        .send({ error: 'Host header is required' });
+      return;
+    }
+    done();
+  });
   // On sending rather than on receiving: an answer to a request that came in before SIGTERM
   // must close its connection too, or that idle keep-alive connection holds the server open.
   fastify.addHook('onSend', (request, reply, payload, done) => {
@@ -106,6 +161,7 @@ export async function createApp(
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // Draining: each connection ends after its answer, so clients reconnect to another replica.
     if (health.shuttingDown) reply.header('connection', 'close');
+    else lingerAfterEarlyAnswer(request, reply);
     done(null, payload);
   });
   fastify.removeContentTypeParser('text/plain');
@@ -120,11 +176,13 @@ export async function createApp(
       if (body.length === 0) return done(null, undefined);
       // Bulk bodies are parsed off the event loop, by the ingestion service (openJsonInWorker).
       if (request.routeOptions.url === INGEST_PATH) return done(null, new RawJsonBody(body));
-      void parseJson(request, body.toString(), (parseError, value) => {
-        if (!parseError && nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+      const text = body.toString();
+      void parseJson(request, text, (parseError, value) => {
+        if (parseError) return done(prototypeKeyError(text) ?? parseError);
+        if (nestsDeeperThan(value, MAX_BODY_DEPTH)) {
           return done(new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`));
         }
-        done(parseError, value);
+        done(null, value);
       });
     });
   });

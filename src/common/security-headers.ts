@@ -5,6 +5,9 @@ import { DOCS_PATH } from './openapi/openapi.js';
 /** Every path of the API docs (the page, its assets and the JSON document) starts so. */
 export const DOCS_PREFIX = `/${DOCS_PATH}`;
 
+/** Sent with every answer over HTTPS (our own TLS, or a trusted proxy's X-Forwarded-Proto). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
 /** Helmet's headers for the given options, worked out once instead of on every request. */
 function headersOf(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};

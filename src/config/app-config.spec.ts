@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       runMigrations: true,
       shutdownDelaySeconds: 0,
+      http: { headersTimeoutSeconds: 20, requestTimeoutSeconds: 600, keepAliveTimeoutSeconds: 72 },
     });
     expect(config.jwt.generated).toBe(true);
     expect(config.jwt.secret.length).toBeGreaterThanOrEqual(32);
@@ -57,6 +58,9 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       RUN_MIGRATIONS: 'false',
       SHUTDOWN_DELAY_S: '5',
+      HTTP_HEADERS_TIMEOUT_S: '10',
+      HTTP_REQUEST_TIMEOUT_S: '1800',
+      HTTP_KEEP_ALIVE_TIMEOUT_S: '65',
     });
     expect(config).toMatchObject({
       production: true,
@@ -74,7 +78,12 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       runMigrations: false,
       shutdownDelaySeconds: 5,
+      http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 1800, keepAliveTimeoutSeconds: 65 },
     });
+  });
+
+  it('raises the default request timeout to a longer headers timeout', () => {
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_S: '900' }).http.requestTimeoutSeconds).toBe(900);
   });
 
   it.each([
@@ -133,6 +142,10 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ INGEST_MAX_BYTES: 'lots' }, 'INGEST_MAX_BYTES'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ HTTP_HEADERS_TIMEOUT_S: '0' }, 'HTTP_HEADERS_TIMEOUT_S'],
+    [{ HTTP_REQUEST_TIMEOUT_S: '2m' }, 'HTTP_REQUEST_TIMEOUT_S'],
+    [{ HTTP_HEADERS_TIMEOUT_S: '30', HTTP_REQUEST_TIMEOUT_S: '10' }, 'HTTP_REQUEST_TIMEOUT_S'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_S: '0' }, 'HTTP_KEEP_ALIVE_TIMEOUT_S'],
   ])('refuses %p, naming %s', (env, variable) => {
     fails(env, variable);
   });

@@ -28,6 +28,7 @@ export interface AppConfig {
   shutdownDelaySeconds: number;
   /** Prometheus metrics on a port of their own (never the API's); null: not served. */
   metrics: MetricsConfig | null;
+  http: HttpTimeouts;
 }
 
 export interface MetricsConfig {
@@ -36,6 +37,16 @@ export interface MetricsConfig {
   host: string;
   /** When set, a scrape must send `Authorization: Bearer <token>`. */
   token: string | null;
+}
+
+/** How long a connection may take; a client slower than this gets a 408 and is disconnected. */
+export interface HttpTimeouts {
+  /** From a request's first byte to the end of its headers. */
+  headersTimeoutSeconds: number;
+  /** From a request's first byte to the end of its body (a bulk ingestion's upload included). */
+  requestTimeoutSeconds: number;
+  /** How long an idle connection is kept open for the client's next request. */
+  keepAliveTimeoutSeconds: number;
 }
 
 /** A bad environment variable; its message is the one line printed before exiting. */
@@ -172,6 +183,15 @@ export function loadConfig(env: Env): AppConfig {
     fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
 
+  const headersTimeoutSeconds = integer('HTTP_HEADERS_TIMEOUT_S', 20, 1, 3600);
+  // Node refuses a headers timeout longer than the request's.
+  const requestTimeoutSeconds = integer(
+    'HTTP_REQUEST_TIMEOUT_S',
+    Math.max(600, headersTimeoutSeconds),
+    headersTimeoutSeconds,
+    86_400,
+  );
+
   return {
     production,
     version: readVersion(),
@@ -194,6 +214,11 @@ export function loadConfig(env: Env): AppConfig {
     runMigrations: boolean('RUN_MIGRATIONS', true),
     shutdownDelaySeconds: integer('SHUTDOWN_DELAY_S', 0, 0, 25),
     metrics: readMetrics(get, fail, integer, host),
+    http: {
+      headersTimeoutSeconds,
+      requestTimeoutSeconds,
+      keepAliveTimeoutSeconds: integer('HTTP_KEEP_ALIVE_TIMEOUT_S', 72, 1, 3600),
+    },
   };
 }
 

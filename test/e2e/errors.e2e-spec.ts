@@ -59,14 +59,31 @@ describe('error responses', () => {
     expectErrorBody(response, /JSON/);
   });
 
-  it('a prototype-poisoning body: 400', async () => {
+  it.each([
+    ['"__proto__": {"role": "admin"}', '__proto__'],
+    ['"constructor": {"prototype": {"role": "admin"}}', 'constructor'],
+    ['"constructor": "admin"', 'constructor'],
+    ['"prototype": 1', 'prototype'],
+    ['"nested": [{"__proto__": 1}]', 'nested[0].__proto__'],
+  ])('a prototype key in a body ({%s}): 400 naming it', async (member, path) => {
     const response = await t.request('POST', '/api/auth/login', {
-      rawBody: '{"email": "admin@localhost", "password": "x", "__proto__": {"role": "admin"}}',
+      rawBody: `{"email": "admin@localhost", "password": "x", ${member}}`,
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status).toBe(400);
-    expectErrorBody(response);
+    expect(response.body).toEqual({ error: `${path} is not an accepted property` });
   });
+
+  it.each(['/api/assets', '/api/relations', '/api/diagrams'])(
+    'prototype keys in the query of %s: 400 naming them, as any unknown key',
+    async (path) => {
+      for (const key of ['__proto__', 'constructor', 'prototype', 'unknownKey']) {
+        const response = await t.request('GET', `${path}?${key}=1&limit=5`, { token });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ error: `${key} is not an accepted property` });
+      }
+    },
+  );
 
   it('a body over 1 MiB: 413', async () => {
     const response = await t.request('POST', '/api/auth/login', {

@@ -1,4 +1,4 @@
-import { errorCodes, type FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
  * A request body read with the checks Fastify's own body reading makes (`parseAs`): the route's
@@ -56,4 +56,33 @@ export function readBody(
   payload.on('end', onEnd);
   payload.on('error', onEnd);
   payload.resume();
+}
+
+/** Dropped bytes cost no memory, and a client that sent this much has had time to read. */
+const MIN_DISCARDED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * For an answer sent before the request's body is all in (a 413, say). Closing the connection
+ * right after it, as Fastify asks when a body fails to parse, would reset it while the client
+ * is still sending, and many clients then report the reset instead of the answer. Instead the
+ * rest of the body is read and dropped, and the connection kept (Node's parser still finds where
+ * the body ends); past twice the route's body limit, or 16 MiB if more, it is cut. Node's
+ * request timeout bounds the time this may take.
+ */
+export function lingerAfterEarlyAnswer(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  const hasBody =
+    raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length']) > 0;
+  if (!hasBody || raw.complete) return;
+  // A client that asked to close gets what it asked for.
+  if (reply.getHeader('connection') === 'close' && !/close/i.test(raw.headers.connection ?? '')) {
+    reply.header('connection', 'keep-alive');
+  }
+  const maxBytes = Math.max(2 * (request.routeOptions.bodyLimit ?? 0), MIN_DISCARDED_BYTES);
+  let discarded = 0;
+  raw.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > maxBytes) raw.socket.destroy();
+  });
+  raw.resume();
 }

@@ -1,4 +1,5 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { prototypeKeyPath } from './prototype-keys.js';
 
 /** `assets[3].ip must be an IP address`: each failed rule, prefixed with the field's full path. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -18,9 +19,20 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
   });
 }
 
+/**
+ * Nest's pipe removes `__proto__`, `constructor` and `prototype` keys without a word, so that
+ * they would pass where any other unknown key is refused: they are refused like the others.
+ */
+class StrictValidationPipe extends ValidationPipe {
+  protected override stripProtoKeys(value: unknown): void {
+    const path = prototypeKeyPath(value);
+    if (path !== null) throw new BadRequestException(`${path} is not an accepted property`);
+  }
+}
+
 /** Strict validation of every body, query and path DTO; unknown properties are refused. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
