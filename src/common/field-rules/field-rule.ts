@@ -107,6 +107,7 @@ declare global {
 export function hasLoneSurrogate(value: string): boolean {
   return !value.isWellFormed();
 }
+
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isPortItem(item: string): boolean {
