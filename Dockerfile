@@ -24,8 +24,8 @@ RUN npm run build
 # does not load.
 FROM ${NODE_IMAGE} AS production-deps
 
-# Toolchain for node-gyp, used when no prebuilt binary fits (better-sqlite3 then compiles its
-# bundled SQLite; argon2 carries prebuilt binaries in its package). It stays in this stage.
+# Toolchain for node-gyp: better-sqlite3 compiles its bundled SQLite (argon2 carries prebuilt
+# binaries in its package). It stays in this stage.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
@@ -39,11 +39,14 @@ COPY package.json package-lock.json ./
 # package, pg-cloudflare, is loaded by pg on Cloudflare Workers only.
 # Install scripts run only for the packages that "allowScripts" in package.json approves
 # (argon2, better-sqlite3), whatever npm version the base image carries: install with every
-# script off, then rebuild exactly the approved packages.
+# script off, then rebuild exactly the approved packages. better-sqlite3 is compiled against the
+# headers that come with the base image's Node.js (/usr/local/include/node) instead of fetching a
+# prebuilt binary from GitHub or headers from nodejs.org: the build needs only the npm registry
+# and Debian's packages, and the addon matches the very Node.js it runs on.
 RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
     && approved="$(node -p "Object.entries(require('./package.json').allowScripts ?? {}).filter(([, allowed]) => allowed === true).map(([name]) => name).join(' ')")" \
     && test -n "$approved" \
-    && npm rebuild $approved
+    && npm_config_nodedir=/usr/local npm_config_build_from_source=better-sqlite3 npm rebuild $approved
 
 # better-sqlite3 loads build/Release/better_sqlite3.node only: its SQLite sources (deps/), C++
 # sources (src/) and the compiler's intermediate files (build/) are about 26 MB the service never
