@@ -38,7 +38,8 @@ function payload(count) {
   return payloads.get(count);
 }
 
-const fmt = (v, digits = 0) => (v === null || v === undefined ? '' : v.toFixed(digits));
+const fmt = (v, digits) =>
+  v === null || v === undefined ? '' : v.toFixed(digits ?? (Math.abs(v) < 100 ? 1 : 0));
 const verdict = (pass) => (pass === null ? '' : pass ? 'PASS' : 'FAIL');
 
 async function main() {
