@@ -180,10 +180,9 @@ export class IngestRun {
 
   async execute(): Promise<IngestCounts> {
     const { mode } = this.payload;
-    const relationsBefore = await this.countRelations(this.lookups);
 
     if (mode === 'replace') {
-      await this.sql.run('DELETE FROM relations');
+      this.counts.relationsDeleted = await this.sql.run('DELETE FROM relations');
       await this.sql.run('DELETE FROM vulnerabilities');
       this.counts.assetsDeleted = await this.sql.run('DELETE FROM assets');
     }
@@ -207,10 +206,6 @@ export class IngestRun {
     if (mode === 'merge' && this.payload.deleteStale) {
       await this.deleteStale(keptAssets, relations);
     }
-
-    // Relations also go by cascade with deleted assets: the difference counts them all.
-    this.counts.relationsDeleted =
-      relationsBefore + this.counts.relationsCreated - (await this.countRelations(this.sql));
     return this.counts;
   }
 
@@ -576,8 +571,22 @@ export class IngestRun {
     );
     const stale = candidates.map((row) => row.id).filter((id) => !keptAssets.has(id));
     for (const part of chunks(stale, this.idsPerStatement)) {
+      const list = part.map(() => '?').join(', ');
+      // The assets' relations are deleted (and counted) here rather than by the cascade. The
+      // assets are locked first, so that no relation to them is created in between by another
+      // transaction (and then deleted by the cascade, uncounted).
+      if (this.sql.forUpdate) {
+        await this.sql.all(
+          `SELECT id FROM assets WHERE id IN (${list}) ${this.sql.forUpdate}`,
+          part,
+        );
+      }
+      this.counts.relationsDeleted += await this.sql.run(
+        `DELETE FROM relations WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`,
+        [...part, ...part],
+      );
       this.counts.assetsDeleted += await this.sql.run(
-        `DELETE FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
+        `DELETE FROM assets WHERE id IN (${list})`,
         part,
       );
     }
@@ -590,7 +599,7 @@ export class IngestRun {
       )
       .map((row) => row.id);
     for (const part of chunks(unlisted, this.idsPerStatement)) {
-      await this.sql.run(
+      this.counts.relationsDeleted += await this.sql.run(
         `DELETE FROM relations WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
       );
@@ -634,13 +643,6 @@ export class IngestRun {
       for (const row of rows) found.add(row.id);
     }
     return found;
-  }
-
-  private async countRelations(sql: IngestSql): Promise<number> {
-    const [row] = await sql.all<{ count: number | string }>(
-      'SELECT COUNT(*) AS count FROM relations',
-    );
-    return Number(row.count);
   }
 
   /** How many ids one `IN (...)` lookup or delete binds. */

@@ -16,6 +16,11 @@ export interface IngestSql {
   readonly dialect: 'sqlite' | 'postgres';
   /** Most parameters one statement may bind. */
   readonly maxParams: number;
+  /**
+   * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
+   * where the transaction already excludes every other writer (SQLite).
+   */
+  readonly forUpdate: string;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs a write; answers how many rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
@@ -82,6 +87,7 @@ const SQLITE_ROWS_PER_TURN = 2_000;
 export class SqliteIngestSql implements IngestSql {
   readonly dialect = 'sqlite';
   readonly maxParams = 30_000;
+  readonly forUpdate = '';
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(
@@ -147,6 +153,7 @@ const POSTGRES_ROWS_PER_INSERT = 5_000;
 export class PostgresIngestSql implements IngestSql {
   readonly dialect = 'postgres';
   readonly maxParams = 60_000;
+  readonly forUpdate = 'FOR UPDATE';
 
   constructor(private readonly runner: QueryRunner) {}
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { RawJsonBody } from '../common/http/raw-json-body.js';
+import { UnreadBody } from '../common/http/unread-body.js';
 import { collectGarbageSoon } from '../common/memory/collect-garbage.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
@@ -34,9 +34,11 @@ export class IngestService {
   /** `raw` is the body as the HTTP layer hands it over (unparsed), or an already parsed value. */
   async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
     const started = performance.now();
+    const bytes = raw instanceof UnreadBody ? await raw.read() : null;
     // Taken first: the bytes are handed over to the JSON worker.
-    const bulk = raw instanceof RawJsonBody && raw.bytes.length >= COLLECT_AFTER_BYTES;
-    const parsed = raw instanceof RawJsonBody ? await openJsonInWorker(raw.bytes) : null;
+    const bulk = bytes !== null && bytes.length >= COLLECT_AFTER_BYTES;
+    const parsed = bytes !== null && bytes.length > 0 ? await openJsonInWorker(bytes) : null;
+    if (bytes !== null && bytes.length === 0) raw = undefined;
     try {
       // The top level is checked here; the items are read during the run, slice by slice.
       const payload = this.readPayload(caller, parsed ? parsed.head : raw, parsed?.slices);

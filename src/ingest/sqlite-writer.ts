@@ -145,6 +145,7 @@ function toError(answer: { error: { message: string; code?: string } }): Error {
 export class SqliteWriter implements IngestSql {
   readonly dialect = 'sqlite';
   readonly maxParams = 30_000;
+  readonly forUpdate = '';
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
   private queuedInserts = 0;
