@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { UnreadBody } from '../common/http/unread-body.js';
-import { collectGarbageSoon } from '../common/memory/collect-garbage.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -14,7 +13,12 @@ import type { IngestResponse } from './dto/ingest-response.dto.js';
 import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker, type JsonSlice } from './json-worker.js';
 import { IngestRun } from './ingest-run.js';
-import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
+import {
+  PostgresIngestSql,
+  SqliteLookups,
+  type IngestLookups,
+  type IngestSql,
+} from './ingest-sql.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 // An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
@@ -22,10 +26,6 @@ const INGESTED_TABLES = ['assets', 'vulnerabilities', 'relations'];
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 const POSTGRES_INGEST_LOCK = 7_402_151_001;
-
-// Bodies from this size on (about 17,000 assets) leave enough garbage behind to slow the
-// requests that follow until it is collected (collectGarbageSoon).
-const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
 
 @Injectable()
 export class IngestService {
@@ -35,8 +35,6 @@ export class IngestService {
   async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
     const started = performance.now();
     const bytes = raw instanceof UnreadBody ? await raw.read() : null;
-    // Taken first: the bytes are handed over to the JSON worker.
-    const bulk = bytes !== null && bytes.length >= COLLECT_AFTER_BYTES;
     const parsed = bytes !== null && bytes.length > 0 ? await openJsonInWorker(bytes) : null;
     if (bytes !== null && bytes.length === 0) raw = undefined;
     try {
@@ -52,8 +50,7 @@ export class IngestService {
         stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
       };
     } finally {
-      parsed?.close();
-      if (bulk) collectGarbageSoon();
+      await parsed?.close();
     }
   }
 
@@ -70,7 +67,9 @@ export class IngestService {
   }
 
   /** `work` gets the transaction, and where to look up stored rows (see IngestRun). */
-  private inTransaction<T>(work: (sql: IngestSql, lookups: IngestSql) => Promise<T>): Promise<T> {
+  private inTransaction<T>(
+    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
+  ): Promise<T> {
     return this.dataSource.options.type === 'postgres'
       ? this.inPostgresTransaction(work)
       : this.inSqliteTransaction(work);
@@ -84,10 +83,9 @@ export class IngestService {
    * ingestion, which is what the plan is made against.
    */
   private async inSqliteTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
   ): Promise<T> {
     const file = this.dataSource.options.database as string;
-    if (file === ':memory:') return this.inMemoryTransaction(work);
     // Lets a write that passed the gate just before the lock was taken finish first.
     await yieldToEventLoop();
     const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES);
@@ -95,7 +93,7 @@ export class IngestService {
     let reader: Database.Database | null = null;
     try {
       reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-      const result = await work(writer, new SqliteIngestSql(reader, true));
+      const result = await work(writer, new SqliteLookups(reader));
       await writer.commit();
       checkpointInBackground(file, SQLITE_BUSY_TIMEOUT_MS);
       return result;
@@ -108,29 +106,8 @@ export class IngestService {
     }
   }
 
-  /**
-   * An in-memory database exists only on the service's own connection, so the ingestion runs
-   * there in one go, without letting other requests in between.
-   */
-  private async inMemoryTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
-  ): Promise<T> {
-    const db = (this.dataSource.driver as unknown as { databaseConnection: Database.Database })
-      .databaseConnection;
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const sql = new SqliteIngestSql(db, false);
-      const result = await work(sql, sql);
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw error;
-    }
-  }
-
   private async inPostgresTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
   ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { TestApp } from '../support/test-app.js';
 
@@ -80,6 +81,38 @@ describe('ingestion against hostile clients', () => {
         status: 403,
         body: { error: 'This action requires the editor role' },
       });
+    });
+  });
+
+  describe('a body nested deeper than the limit outside the item arrays', () => {
+    // The service runs in this process: its threads are this process's threads.
+    const threads = () => readdirSync('/proc/self/task').length;
+    const deep = (depth: number) =>
+      `{"options":{"source":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+
+    it('is answered 400 naming the problem, every time, and leaves no thread behind', async () => {
+      const send = () =>
+        t.request('POST', '/api/integrations/ingest', {
+          token: editor,
+          rawBody: deep(2_000),
+          headers: { 'content-type': 'application/json' },
+        });
+      // The first request starts whatever threads the process keeps (libuv's pool among them).
+      expect((await send()).body).toEqual({ error: 'body nests deeper than 200 levels' });
+      const before = threads();
+      const answers = await Promise.all(Array.from({ length: 30 }, send));
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 400));
+      expect(threads()).toBe(before);
+    });
+
+    it('is refused as deep in an asset item too', async () => {
+      const response = await t.request('POST', '/api/integrations/ingest', {
+        token: editor,
+        rawBody: `{"assets":[{"name":"x","site":${'['.repeat(2_000)}${']'.repeat(2_000)}}]}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatch(/^assets\[0\]\.site /);
     });
   });
 
