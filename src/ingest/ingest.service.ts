@@ -35,11 +35,12 @@ export class IngestService {
   async ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
     const started = performance.now();
     const bytes = raw instanceof UnreadBody ? await raw.read() : null;
-    const parsed = bytes !== null && bytes.length > 0 ? await openJsonInWorker(bytes) : null;
-    if (bytes !== null && bytes.length === 0) raw = undefined;
+    const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
+    // An empty body is no body, as on every other route.
+    const body = parsed ? parsed.head : bytes ? undefined : raw;
     try {
       // The top level is checked here; the items are read during the run, slice by slice.
-      const payload = this.readPayload(caller, parsed ? parsed.head : raw, parsed?.slices);
+      const payload = this.readPayload(caller, body, parsed?.slices);
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
       const counts = await this.dataSource.exclusiveWrites.run(() =>
@@ -102,7 +103,7 @@ export class IngestService {
       throw error;
     } finally {
       reader?.close();
-      writer.close();
+      await writer.close();
     }
   }
 

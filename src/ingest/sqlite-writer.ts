@@ -89,7 +89,7 @@ export class SqliteWriter implements IngestSql {
     try {
       await writer.answer();
     } catch (error) {
-      writer.close();
+      await writer.close();
       throw error;
     }
     return writer;
@@ -133,12 +133,12 @@ export class SqliteWriter implements IngestSql {
     await this.request({ op: 'rollback' });
   }
 
-  /** Stops the worker; its connection closes with it. */
-  close(): void {
+  /** Stops the worker; its connection closes with it. Resolves once the thread has exited. */
+  async close(): Promise<void> {
     this.worker.removeAllListeners();
     // Errors and exit are no longer of interest, but must not go unhandled.
     this.worker.on('error', () => undefined);
-    void this.worker.terminate();
+    await this.worker.terminate();
   }
 
   /** Hands rows over, once the worker has few enough waiting; gives the event loop a turn. */
