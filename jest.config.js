@@ -7,8 +7,14 @@ export default {
   testRegex: '(src/.*\\.spec|test/.*\\.e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
-  // Sources import with .js extensions, as Node's ESM resolution requires.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    // Worker threads run outside Jest's transform: they start from the modules that globalSetup
+    // compiles with tsc (build-workers.ts), found through this stand-in for worker-file.ts.
+    '^(\\.{1,2}/)+common/workers/worker-file\\.js$': '<rootDir>/test/support/jest/worker-file.ts',
+    // Sources import with .js extensions, as Node's ESM resolution requires.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  globalSetup: '<rootDir>/test/support/jest/build-workers.ts',
   setupFiles: ['<rootDir>/test/support/jest/esm-preload.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { ClientErrorHandler } from './common/filters/client-error.handler.js';
-import { RawJsonBody } from './common/http/raw-json-body.js';
 import { lingerAfterEarlyAnswer, readBody } from './common/http/read-body.js';
+import { UnreadBody } from './common/http/unread-body.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './common/json-depth.js';
 import { JsonLogger } from './common/logging/json-logger.js';
 import { RequestLogController } from './common/logging/request-log.controller.js';
@@ -171,11 +171,13 @@ export async function createApp(
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    // Bulk bodies are read once the caller is authorised, and parsed off the event loop, by the
+    // ingestion service.
+    if (request.routeOptions.url === INGEST_PATH)
+      return done(null, new UnreadBody(request, payload));
     readBody(request, payload, (error, body) => {
       if (error || !body) return done(error);
       if (body.length === 0) return done(null, undefined);
-      // Bulk bodies are parsed off the event loop, by the ingestion service (openJsonInWorker).
-      if (request.routeOptions.url === INGEST_PATH) return done(null, new RawJsonBody(body));
       const text = body.toString();
       void parseJson(request, text, (parseError, value) => {
         if (parseError) return done(prototypeKeyError(text) ?? parseError);

@@ -1,5 +1,7 @@
-import { DataSource, type Migration, type QueryRunner } from 'typeorm';
+import { DataSource, type Migration } from 'typeorm';
 import { AsyncLock } from './async-lock.js';
+import { removePrivateDatabase } from './database-options.js';
+import { SqliteWriteGate } from './sqlite-write-gate.subscriber.js';
 
 // Any constant not used by another advisory lock of the service (ingestion uses 7402151001).
 const MIGRATION_LOCK_ID = 7402151000;
@@ -13,9 +15,8 @@ const NAIVE_TIMESTAMP_TYPES = new Set<unknown>([Date, 'timestamp', 'timestamp wi
  */
 export class AppDataSource extends DataSource {
   /**
-   * Held by an ingestion for its whole transaction. On SQLite, which has one writer at a time,
-   * every other write waits for it here, asynchronously, instead of blocking the event loop in
-   * better-sqlite3's busy handler (and failing with "database is locked" after the timeout).
+   * Held by an ingestion for its whole transaction. On SQLite, every other write waits for it
+   * (SqliteWriteGate).
    */
   readonly exclusiveWrites = new AsyncLock();
 
@@ -37,20 +38,15 @@ export class AppDataSource extends DataSource {
 
   override async initialize(): Promise<this> {
     await super.initialize();
-    if (this.options.type === 'better-sqlite3') this.gateSqliteWrites();
+    if (this.options.type === 'better-sqlite3') {
+      this.subscribers.push(new SqliteWriteGate(this.exclusiveWrites));
+    }
     return this;
   }
 
-  private gateSqliteWrites(): void {
-    // The driver has a single query runner, shared by every request.
-    const runner: QueryRunner = this.driver.createQueryRunner('master');
-    const query: (...args: Parameters<QueryRunner['query']>) => Promise<unknown> =
-      runner.query.bind(runner);
-    const lock = this.exclusiveWrites;
-    runner.query = (async (...args: Parameters<QueryRunner['query']>) => {
-      if (!/^\s*SELECT\b/i.test(args[0])) await lock.idle();
-      return query(...args);
-    }) as QueryRunner['query'];
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    if (this.options.type === 'better-sqlite3') removePrivateDatabase(this.options.database);
   }
 
   protected override async buildMetadatas(): Promise<void> {

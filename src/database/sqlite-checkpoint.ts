@@ -1,19 +1,14 @@
 import { Logger } from '@nestjs/common';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { workerFile } from '../common/workers/worker-file.js';
 
-const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
+const WORKER = workerFile(import.meta.url, 'sqlite-checkpoint.worker');
 
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true, timeout: workerData.timeout });
-try {
-  db.pragma('wal_checkpoint(PASSIVE)');
-} finally {
-  db.close();
+/** What the checkpoint's worker (sqlite-checkpoint.worker.ts) is given. */
+export interface SqliteCheckpointData {
+  file: string;
+  timeoutMs: number;
 }
-`;
 
 const logger = new Logger('SQLite');
 
@@ -24,10 +19,8 @@ const logger = new Logger('SQLite');
  * probes included) would wait. PASSIVE: readers and writers carry on meanwhile.
  */
 export function checkpointInBackground(file: string, timeoutMs: number): void {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { driver: DRIVER, file, timeout: timeoutMs },
-  });
+  const workerData: SqliteCheckpointData = { file, timeoutMs };
+  const worker = new Worker(WORKER, { workerData });
   // Not a reason to keep the process up: the log is checkpointed again by the next write.
   worker.unref();
   worker.on('error', (error) => logger.warn(`background checkpoint failed: ${error.message}`));

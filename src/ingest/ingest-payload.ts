@@ -7,6 +7,7 @@ import {
   VULNERABILITY_FIELDS,
 } from '../common/field-rules/inventory-fields.js';
 import type { JsonSlice } from './json-worker.js';
+import { CHECK_ITEMS_PER_TURN } from './ingest-tuning.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
 
@@ -169,17 +170,17 @@ function parseRelation(value: unknown, index: number): IngestRelation {
   return relation;
 }
 
-/** Items checked between two turns of the event loop, so that other requests are served. */
-const ITEMS_PER_TURN = 2_000;
-
-/** A parsed body's arrays as slices, the way openJsonInWorker hands them over. */
-async function* inTurns(assets: unknown[], relations: unknown[]): AsyncGenerator<JsonSlice> {
+/**
+ * A parsed body's arrays as slices, the way openJsonInWorker hands them over, with a turn of
+ * the event loop after each.
+ */
+async function* slicesOf(assets: unknown[], relations: unknown[]): AsyncGenerator<JsonSlice> {
   for (const [part, items] of [
     ['assets', assets],
     ['relations', relations],
   ] as const) {
-    for (let start = 0; start < items.length; start += ITEMS_PER_TURN) {
-      yield { part, items: items.slice(start, start + ITEMS_PER_TURN) };
+    for (let start = 0; start < items.length; start += CHECK_ITEMS_PER_TURN) {
+      yield { part, items: items.slice(start, start + CHECK_ITEMS_PER_TURN) };
       await yieldToEventLoop();
     }
   }
@@ -231,7 +232,7 @@ export function parseIngestPayload(
   if (!Array.isArray(rawRelations)) fail('relations must be an array');
 
   // Slices come in order, the assets' before the relations'.
-  const iterator = (slices ?? inTurns(rawAssets, rawRelations))[Symbol.asyncIterator]();
+  const iterator = (slices ?? slicesOf(rawAssets, rawRelations))[Symbol.asyncIterator]();
   // The first slice that is not the assets', once they have been read.
   let pending: IteratorResult<JsonSlice> | null = null;
   let assetsRead = false;

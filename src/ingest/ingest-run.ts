@@ -6,9 +6,10 @@ import type {
   IngestRelation,
   IngestVulnerability,
 } from './ingest-payload.js';
-import type { IngestSql, InsertColumn } from './ingest-sql.js';
+import type { IngestLookups, IngestSql, InsertColumn } from './ingest-sql.js';
 import type { AssetRow, VulnerabilityRow } from '../assets/asset-rows.js';
 import { v7 as timeOrderedUuid } from 'uuid';
+import { IDS_PER_STATEMENT, PLAN_ITEMS_PER_TURN } from './ingest-tuning.js';
 
 export interface IngestCounts {
   assetsCreated: number;
@@ -67,9 +68,6 @@ const VULNERABILITY_COLUMNS: InsertColumn[] = [
   text('summary'),
   { name: 'published_date', type: 'date' },
 ];
-
-/** Items handled between two turns of the event loop. */
-const ITEMS_PER_TURN = 5_000;
 
 /** What to write for a slice of the payload's assets. */
 interface AssetSlicePlan {
@@ -173,17 +171,16 @@ export class IngestRun {
   constructor(
     private readonly sql: IngestSql,
     private readonly payload: IngestPayload,
-    private readonly lookups: IngestSql = sql,
+    private readonly lookups: IngestLookups = sql,
   ) {
     this.now = sql.timestamp(new Date());
   }
 
   async execute(): Promise<IngestCounts> {
     const { mode } = this.payload;
-    const relationsBefore = await this.countRelations(this.lookups);
 
     if (mode === 'replace') {
-      await this.sql.run('DELETE FROM relations');
+      this.counts.relationsDeleted = await this.sql.run('DELETE FROM relations');
       await this.sql.run('DELETE FROM vulnerabilities');
       this.counts.assetsDeleted = await this.sql.run('DELETE FROM assets');
     }
@@ -207,10 +204,6 @@ export class IngestRun {
     if (mode === 'merge' && this.payload.deleteStale) {
       await this.deleteStale(keptAssets, relations);
     }
-
-    // Relations also go by cascade with deleted assets: the difference counts them all.
-    this.counts.relationsDeleted =
-      relationsBefore + this.counts.relationsCreated - (await this.countRelations(this.sql));
     return this.counts;
   }
 
@@ -230,7 +223,7 @@ export class IngestRun {
       if (clash)
         throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
     }
-    await this.inTurns(assets, (asset) => {
+    await this.forEachLettingOthersRun(assets, (asset) => {
       const id = this.create(asset, creates);
       resolveAsset(this.resolved, asset, id);
       if (asset.vulnerabilities) vulnerabilityLists.set(id, asset.vulnerabilities);
@@ -270,7 +263,7 @@ export class IngestRun {
     const updates: AssetRow[] = [];
     const vulnerabilityLists = new Map<string, IngestVulnerability[]>();
     const matchedWithVulnerabilities: string[] = [];
-    await this.inTurns(assets, (asset) => {
+    await this.forEachLettingOthersRun(assets, (asset) => {
       const match =
         (asset.id ? byId.get(asset.id) : undefined) ??
         (asset.fields.ip ? byIp.get(asset.fields.ip) : undefined);
@@ -300,7 +293,7 @@ export class IngestRun {
     // A list equal to the stored one is no change: running the same payload twice writes nothing.
     const stored = await this.storedVulnerabilities(matchedWithVulnerabilities);
     const updated = new Set(updates.map((row) => row.id));
-    await this.inTurns(matchedWithVulnerabilities, (id) => {
+    await this.forEachLettingOthersRun(matchedWithVulnerabilities, (id) => {
       if (sameVulnerabilities(stored.get(id) ?? [], vulnerabilityLists.get(id)!)) {
         vulnerabilityLists.delete(id);
       } else if (!updated.has(id)) {
@@ -425,7 +418,7 @@ export class IngestRun {
       if (!merge) return;
       // In turns: keying the stored relations of 100,000 matched assets at once held the event
       // loop for over 100 ms (health probes waited).
-      await this.inTurns(await this.relationsFrom(sourceIds), (row) => {
+      await this.forEachLettingOthersRun(await this.relationsFrom(sourceIds), (row) => {
         plan.existing.push(row);
         const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
         if (!existingByKey.has(key)) existingByKey.set(key, row);
@@ -454,7 +447,7 @@ export class IngestRun {
       }
       const creates: unknown[][] = [];
       const updates: RelationRow[] = [];
-      await this.inTurns(relations, (relation) => {
+      await this.forEachLettingOthersRun(relations, (relation) => {
         const source = resolve(relation, 'sourceAssetId');
         const target = resolve(relation, 'targetAssetId');
         if (source === target) {
@@ -522,7 +515,7 @@ export class IngestRun {
     const visit = (ref: string) => {
       if (!payloadIds.has(ref) && !known.has(ref)) refs.add(ref);
     };
-    await this.inTurns(relations, ({ sourceAssetId, targetAssetId }) => {
+    await this.forEachLettingOthersRun(relations, ({ sourceAssetId, targetAssetId }) => {
       visit(sourceAssetId);
       visit(targetAssetId);
     });
@@ -576,8 +569,22 @@ export class IngestRun {
     );
     const stale = candidates.map((row) => row.id).filter((id) => !keptAssets.has(id));
     for (const part of chunks(stale, this.idsPerStatement)) {
+      const list = part.map(() => '?').join(', ');
+      // The assets' relations are deleted (and counted) here rather than by the cascade. The
+      // assets are locked first, so that no relation to them is created in between by another
+      // transaction (and then deleted by the cascade, uncounted).
+      if (this.sql.forUpdate) {
+        await this.sql.all(
+          `SELECT id FROM assets WHERE id IN (${list}) ${this.sql.forUpdate}`,
+          part,
+        );
+      }
+      this.counts.relationsDeleted += await this.sql.run(
+        `DELETE FROM relations WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`,
+        [...part, ...part],
+      );
       this.counts.assetsDeleted += await this.sql.run(
-        `DELETE FROM assets WHERE id IN (${part.map(() => '?').join(', ')})`,
+        `DELETE FROM assets WHERE id IN (${list})`,
         part,
       );
     }
@@ -590,7 +597,7 @@ export class IngestRun {
       )
       .map((row) => row.id);
     for (const part of chunks(unlisted, this.idsPerStatement)) {
-      await this.sql.run(
+      this.counts.relationsDeleted += await this.sql.run(
         `DELETE FROM relations WHERE id IN (${part.map(() => '?').join(', ')})`,
         part,
       );
@@ -603,10 +610,10 @@ export class IngestRun {
    * Visits a hundred thousand items in turns of a few thousand, letting other requests be
    * served in between (where the connection allows it), as statements do.
    */
-  private async inTurns<T>(items: T[], visit: (item: T) => void): Promise<void> {
-    for (let start = 0; start < items.length; start += ITEMS_PER_TURN) {
-      if (start > 0) await this.sql.pause();
-      const end = Math.min(items.length, start + ITEMS_PER_TURN);
+  private async forEachLettingOthersRun<T>(items: T[], visit: (item: T) => void): Promise<void> {
+    for (let start = 0; start < items.length; start += PLAN_ITEMS_PER_TURN) {
+      if (start > 0) await this.sql.letOtherRequestsRun();
+      const end = Math.min(items.length, start + PLAN_ITEMS_PER_TURN);
       for (let index = start; index < end; index++) visit(items[index]);
     }
   }
@@ -617,7 +624,7 @@ export class IngestRun {
     pick: (item: T) => string | null | undefined,
   ): Promise<string[]> {
     const found = new Set<string>();
-    await this.inTurns(items, (item) => {
+    await this.forEachLettingOthersRun(items, (item) => {
       const value = pick(item);
       if (value) found.add(value);
     });
@@ -636,15 +643,8 @@ export class IngestRun {
     return found;
   }
 
-  private async countRelations(sql: IngestSql): Promise<number> {
-    const [row] = await sql.all<{ count: number | string }>(
-      'SELECT COUNT(*) AS count FROM relations',
-    );
-    return Number(row.count);
-  }
-
   /** How many ids one `IN (...)` lookup or delete binds. */
   private get idsPerStatement(): number {
-    return Math.min(5000, this.lookups.maxParams);
+    return Math.min(IDS_PER_STATEMENT, this.lookups.maxParams);
   }
 }

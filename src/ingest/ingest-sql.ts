@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { QueryRunner } from 'typeorm';
+import { POSTGRES_ROWS_PER_INSERT } from './ingest-tuning.js';
 
 /** A column written by a bulk insert, with its PostgreSQL type (for unnest). */
 export interface InsertColumn {
@@ -8,21 +9,32 @@ export interface InsertColumn {
   type: 'text' | 'integer' | 'double precision' | 'date' | 'timestamptz';
 }
 
+/** Most parameters one SQLite statement may bind. */
+export const SQLITE_MAX_PARAMS = 30_000;
+
+/** Reads of the stored state, with `?` placeholders, on either database. */
+export interface IngestLookups {
+  /** Most parameters one statement may bind. */
+  readonly maxParams: number;
+  all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
 /**
  * The few SQL operations an ingestion needs, on its own connection and transaction. Statements
  * are written once, with `?` placeholders, and run on either database.
  */
-export interface IngestSql {
-  readonly dialect: 'sqlite' | 'postgres';
-  /** Most parameters one statement may bind. */
-  readonly maxParams: number;
-  all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+export interface IngestSql extends IngestLookups {
+  /**
+   * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
+   * where the transaction already excludes every other writer (SQLite).
+   */
+  readonly forUpdate: string;
   /** Runs a write; answers how many rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
   /** A timestamp as the database stores it. */
   timestamp(date: Date): unknown;
   /** Gives other requests a turn of the event loop, where the connection allows it. */
-  pause(): Promise<void>;
+  letOtherRequestsRun(): Promise<void>;
   /**
    * Inserts rows (values in column order) in as few statements as the database allows; answers
    * how many. Rows are taken from `rows` as they are written, so that they need not all be held
@@ -76,77 +88,33 @@ export function sqliteTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
-// Rows written between two turns of the event loop: a few milliseconds' work.
-const SQLITE_ROWS_PER_TURN = 2_000;
-
-export class SqliteIngestSql implements IngestSql {
-  readonly dialect = 'sqlite';
-  readonly maxParams = 30_000;
+/**
+ * Lookups on a read-only SQLite connection beside the ingestion's writer: it shows the state
+ * before the ingestion, which is what the plan is made against.
+ */
+export class SqliteLookups implements IngestLookups {
+  readonly maxParams = SQLITE_MAX_PARAMS;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
-  constructor(
-    private readonly db: BetterSqlite3.Database,
-    private readonly yieldBetweenStatements: boolean,
-  ) {}
+  constructor(private readonly db: BetterSqlite3.Database) {}
 
-  async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const rows = this.prepare(sql).all(...params) as T[];
-    await this.pause();
-    return rows;
-  }
-
-  async run(sql: string, params: unknown[] = []): Promise<number> {
-    const { changes } = this.prepare(sql).run(...params);
-    await this.pause();
-    return changes;
-  }
-
-  // better-sqlite3 is synchronous: giving the event loop a turn after each statement keeps the
+  // better-sqlite3 is synchronous: a turn of the event loop after each statement keeps the
   // service answering (health probes included) while a large ingestion runs.
-  pause(): Promise<void> {
-    return this.yieldBetweenStatements ? yieldToEventLoop() : Promise.resolve();
-  }
-
-  timestamp(date: Date): string {
-    return sqliteTimestamp(date);
-  }
-
-  /**
-   * One prepared statement, run once per row: better-sqlite3's fastest path. Multi-row VALUES
-   * built a new SQL text of thousands of placeholders and a flat copy of the values per
-   * statement, which cost more than the statements themselves saved.
-   */
-  async insert(
-    table: string,
-    columns: InsertColumn[],
-    rows: Iterable<unknown[]>,
-    onConflict = '',
-  ): Promise<number> {
-    const statement = this.prepare(sqliteInsert(table, columns, onConflict));
-    let count = 0;
-    for (const row of rows) {
-      statement.run(row);
-      if (++count % SQLITE_ROWS_PER_TURN === 0) await this.pause();
-    }
-    return count;
-  }
-
-  private prepare(sql: string): BetterSqlite3.Statement {
+  async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
     }
-    return statement;
+    const rows = statement.all(...params) as T[];
+    await yieldToEventLoop();
+    return rows;
   }
 }
 
-// Serializing the arrays holds the event loop: 5,000 rows keep that short, at no cost in speed.
-const POSTGRES_ROWS_PER_INSERT = 5_000;
-
 export class PostgresIngestSql implements IngestSql {
-  readonly dialect = 'postgres';
   readonly maxParams = 60_000;
+  readonly forUpdate = 'FOR UPDATE';
 
   constructor(private readonly runner: QueryRunner) {}
 
@@ -163,7 +131,7 @@ export class PostgresIngestSql implements IngestSql {
     return date;
   }
 
-  pause(): Promise<void> {
+  letOtherRequestsRun(): Promise<void> {
     return yieldToEventLoop();
   }
 

@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { RawJsonBody } from '../common/http/raw-json-body.js';
-import { collectGarbageSoon } from '../common/memory/collect-garbage.js';
+import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -15,7 +14,12 @@ import type { IngestResponse } from './dto/ingest-response.dto.js';
 import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker, type JsonSlice } from './json-worker.js';
 import { IngestRun } from './ingest-run.js';
-import { PostgresIngestSql, SqliteIngestSql, type IngestSql } from './ingest-sql.js';
+import {
+  PostgresIngestSql,
+  SqliteLookups,
+  type IngestLookups,
+  type IngestSql,
+} from './ingest-sql.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 // An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
@@ -23,10 +27,6 @@ const INGESTED_TABLES = ['assets', 'vulnerabilities', 'relations'];
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 const POSTGRES_INGEST_LOCK = 7_402_151_001;
-
-// Bodies from this size on (about 17,000 assets) leave enough garbage behind to slow the
-// requests that follow until it is collected (collectGarbageSoon).
-const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
 
 @Injectable()
 export class IngestService {
@@ -46,12 +46,13 @@ export class IngestService {
     labels: IngestRunLabels,
   ): Promise<IngestResponse> {
     const started = performance.now();
-    // Taken first: the bytes are handed over to the JSON worker.
-    const bulk = raw instanceof RawJsonBody && raw.bytes.length >= COLLECT_AFTER_BYTES;
-    const parsed = raw instanceof RawJsonBody ? await openJsonInWorker(raw.bytes) : null;
+    const bytes = raw instanceof UnreadBody ? await raw.read() : null;
+    const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
+    // An empty body is no body, as on every other route.
+    const body = parsed ? parsed.head : bytes ? undefined : raw;
     try {
       // The top level is checked here; the items are read during the run, slice by slice.
-      const payload = this.readPayload(caller, parsed ? parsed.head : raw, parsed?.slices);
+      const payload = this.readPayload(caller, body, parsed?.slices);
       labels.mode = payload.mode;
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
@@ -63,8 +64,7 @@ export class IngestService {
         stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
       };
     } finally {
-      parsed?.close();
-      if (bulk) collectGarbageSoon();
+      await parsed?.close();
     }
   }
 
@@ -81,7 +81,9 @@ export class IngestService {
   }
 
   /** `work` gets the transaction, and where to look up stored rows (see IngestRun). */
-  private inTransaction<T>(work: (sql: IngestSql, lookups: IngestSql) => Promise<T>): Promise<T> {
+  private inTransaction<T>(
+    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
+  ): Promise<T> {
     return this.dataSource.options.type === 'postgres'
       ? this.inPostgresTransaction(work)
       : this.inSqliteTransaction(work);
@@ -95,10 +97,9 @@ export class IngestService {
    * ingestion, which is what the plan is made against.
    */
   private async inSqliteTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
   ): Promise<T> {
     const file = this.dataSource.options.database as string;
-    if (file === ':memory:') return this.inMemoryTransaction(work);
     // Lets a write that passed the gate just before the lock was taken finish first.
     await yieldToEventLoop();
     const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES);
@@ -106,7 +107,7 @@ export class IngestService {
     let reader: Database.Database | null = null;
     try {
       reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-      const result = await work(writer, new SqliteIngestSql(reader, true));
+      const result = await work(writer, new SqliteLookups(reader));
       await writer.commit();
       checkpointInBackground(file, SQLITE_BUSY_TIMEOUT_MS);
       return result;
@@ -115,33 +116,12 @@ export class IngestService {
       throw error;
     } finally {
       reader?.close();
-      writer.close();
-    }
-  }
-
-  /**
-   * An in-memory database exists only on the service's own connection, so the ingestion runs
-   * there in one go, without letting other requests in between.
-   */
-  private async inMemoryTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
-  ): Promise<T> {
-    const db = (this.dataSource.driver as unknown as { databaseConnection: Database.Database })
-      .databaseConnection;
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const sql = new SqliteIngestSql(db, false);
-      const result = await work(sql, sql);
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw error;
+      await writer.close();
     }
   }
 
   private async inPostgresTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestSql) => Promise<T>,
+    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
   ): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();

@@ -124,7 +124,6 @@ describe('openJsonInWorker', () => {
       break;
     }
     const unread = await openJsonInWorker(Buffer.from(JSON.stringify(body)));
-    unread.close();
-    unread.close();
+    await Promise.all([unread.close(), unread.close()]);
   });
 });

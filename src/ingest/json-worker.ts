@@ -1,206 +1,18 @@
+import { BadRequestException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { MAX_BODY_DEPTH } from '../common/json-depth.js';
+import { workerFile } from '../common/workers/worker-file.js';
+import {
+  NEXT_SLICE,
+  type JsonParseAnswer,
+  type JsonParseWorkerData,
+  type Part,
+} from './json-parse.messages.js';
+import { JSON_ITEMS_PER_MESSAGE } from './ingest-tuning.js';
 
-/** Array items per message: each message is a short task for the event loop to take in. */
-const ITEMS_PER_MESSAGE = 2_000;
-
-/** The top-level arrays that may be long enough to need sending in parts. */
-const PARTS = ['assets', 'relations'] as const;
-
-export type Part = (typeof PARTS)[number];
-
-type WorkerMessage =
-  | { invalid: true }
-  | { head: unknown; parts: Part[] }
-  | { part: Part; items: unknown[] }
-  | { part: Part; text: string }
-  | { done: true };
-
-/*
- * Runs in the worker, which is started from this source text, so that it needs no file of its
- * own beside the compiled one (the tests run the TypeScript sources). It hands the long arrays
- * over one slice at a time, each on request: messages queued all at once would be taken in by
- * the main thread in one go, which is the blocking this avoids.
- *
- * A body that is an object is not parsed here but scanned: the scanner finds where the long
- * arrays' items begin and end (it follows strings and nesting, nothing more), so that each
- * slice goes over as the text of its items, which the main thread parses (a slice takes it a
- * few milliseconds, less than taking in the same objects by structured clone). The rest of the
- * body, with those arrays emptied, is parsed here: every character of the body is thus parsed
- * by JSON.parse, in the skeleton or in a slice. Anything the scanner does not expect (a body
- * that is not an object, a long array given twice, malformed JSON) goes through a plain
- * JSON.parse here instead, and its arrays are sent as objects.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { bytes, parts: partNames, itemsPerMessage } = workerData;
-const text = new TextDecoder().decode(bytes);
-const n = text.length;
-
-function fail() {
-  throw new SyntaxError('unexpected');
-}
-function skipWs(i) {
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
-  }
-}
-function skipString(i) {
-  let from = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote < 0) fail();
-    let backslashes = 0;
-    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 92) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    from = quote + 1;
-  }
-}
-function skipValue(i) {
-  const first = text.charCodeAt(i);
-  if (first === 34) return skipString(i);
-  if (first === 123 || first === 91) {
-    let depth = 0;
-    for (;;) {
-      if (i >= n) fail();
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        i = skipString(i);
-        continue;
-      }
-      if (c === 123 || c === 91) depth++;
-      else if (c === 125 || c === 93) {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-      i++;
-    }
-  }
-  const start = i;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (i >= n || c === 44 || c === 125 || c === 93 || c === 32 || c === 10 || c === 13 || c === 9) break;
-    i++;
-  }
-  if (i === start) fail();
-  return i;
-}
-// Item ranges [start, end) of one long array, cut every itemsPerMessage items.
-function scanArray(i, cuts) {
-  i = skipWs(i + 1);
-  if (text.charCodeAt(i) === 93) return i + 1;
-  let start = i;
-  let count = 0;
-  for (;;) {
-    i = skipWs(skipValue(i));
-    count++;
-    const c = text.charCodeAt(i);
-    if (c === 93) {
-      cuts.push([start, i]);
-      return i + 1;
-    }
-    if (c !== 44) fail();
-    if (count % itemsPerMessage === 0) {
-      cuts.push([start, i]);
-      start = i + 1;
-    }
-    i = skipWs(i + 1);
-  }
-}
-// The body's skeleton, and the cuts of its long arrays; null when the body is not an object.
-function scan() {
-  let i = skipWs(0);
-  if (text.charCodeAt(i) !== 123) return null;
-  const skeleton = ['{'];
-  const arrays = new Map();
-  const keys = new Set();
-  i = skipWs(i + 1);
-  if (text.charCodeAt(i) !== 125) {
-    for (;;) {
-      if (text.charCodeAt(i) !== 34) fail();
-      const keyStart = i;
-      i = skipString(i);
-      const rawKey = text.slice(keyStart, i);
-      const key = JSON.parse(rawKey);
-      // A key given twice: JSON.parse keeps the last; the plain path does the same.
-      if (keys.has(key)) return null;
-      keys.add(key);
-      i = skipWs(i);
-      if (text.charCodeAt(i) !== 58) fail();
-      i = skipWs(i + 1);
-      skeleton.push(rawKey, ':');
-      if (partNames.includes(key) && text.charCodeAt(i) === 91) {
-        const cuts = [];
-        i = scanArray(i, cuts);
-        arrays.set(key, cuts);
-        skeleton.push('[]');
-      } else {
-        const start = i;
-        i = skipValue(i);
-        skeleton.push(text.slice(start, i));
-      }
-      i = skipWs(i);
-      const c = text.charCodeAt(i);
-      if (c === 125) break;
-      if (c !== 44) fail();
-      skeleton.push(',');
-      i = skipWs(i + 1);
-    }
-  }
-  if (skipWs(i + 1) !== n) fail();
-  skeleton.push('}');
-  return { body: JSON.parse(skeleton.join('')), arrays };
-}
-
-let scanned = null;
-let body;
-try {
-  scanned = scan();
-} catch {
-  scanned = null;
-}
-try {
-  body = scanned ? scanned.body : JSON.parse(text);
-} catch {
-  parentPort.postMessage({ invalid: true });
-}
-if (body !== undefined) {
-  let head = body;
-  const parts = [];
-  if (Array.isArray(body)) head = [];
-  else if (typeof body === 'object' && body !== null) {
-    // No prototype, so that a "__proto__" key stays a key, as JSON.parse left it.
-    head = Object.create(null);
-    for (const key of Object.keys(body)) {
-      const long = scanned ? scanned.arrays.has(key) : partNames.includes(key) && Array.isArray(body[key]);
-      head[key] = long ? [] : body[key];
-      if (long) parts.push(key);
-    }
-  }
-  parentPort.postMessage({ head, parts });
-  let part = 0;
-  let start = 0;
-  const length = (name) => (scanned ? scanned.arrays.get(name).length : body[name].length);
-  parentPort.on('message', () => {
-    while (part < parts.length && start >= length(parts[part])) {
-      part++;
-      start = 0;
-    }
-    if (part === parts.length) return parentPort.postMessage({ done: true });
-    const name = parts[part];
-    if (scanned) {
-      const [from, to] = scanned.arrays.get(name)[start++];
-      return parentPort.postMessage({ part: name, text: text.slice(from, to) });
-    }
-    const items = body[name].slice(start, start + itemsPerMessage);
-    start += items.length;
-    parentPort.postMessage({ part: name, items });
-  });
-}
-`;
+const WORKER = workerFile(import.meta.url, 'json-parse.worker');
 
 /** A slice's items from their text, as it stands in the body (items and commas). */
 function itemsOf(text: string): unknown[] {
@@ -222,22 +34,23 @@ export interface JsonInWorker {
   /** The body, with each array named in PARTS empty: `slices` holds its items. */
   head: unknown;
   slices: AsyncIterable<JsonSlice>;
-  /** Stops the worker, whether or not every slice was taken. */
-  close(): void;
+  /** Stops the worker, whether or not every slice was taken; resolves once it has exited. */
+  close(): Promise<void>;
 }
 
-type Receive = () => Promise<WorkerMessage>;
+type Receive = () => Promise<JsonParseAnswer>;
 
 /** The worker's next message; the protocol has at most one outstanding. */
 function receiver(worker: Worker): Receive {
-  let waiting: { resolve(message: WorkerMessage): void; reject(error: Error): void } | null = null;
+  let waiting: { resolve(message: JsonParseAnswer): void; reject(error: Error): void } | null =
+    null;
   let failure: Error | null = null;
   const fail = (error: Error) => {
     failure ??= error;
     waiting?.reject(failure);
     waiting = null;
   };
-  worker.on('message', (message: WorkerMessage) => {
+  worker.on('message', (message: JsonParseAnswer) => {
     waiting?.resolve(message);
     waiting = null;
   });
@@ -246,7 +59,7 @@ function receiver(worker: Worker): Receive {
   return () =>
     failure
       ? Promise.reject(failure)
-      : new Promise<WorkerMessage>((resolve, reject) => (waiting = { resolve, reject }));
+      : new Promise<JsonParseAnswer>((resolve, reject) => (waiting = { resolve, reject }));
 }
 
 /**
@@ -260,40 +73,45 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
   // A buffer of its own is handed over without a copy; one cut from a shared pool is copied.
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { bytes: view, parts: PARTS, itemsPerMessage: ITEMS_PER_MESSAGE },
-    transferList: [view.buffer as ArrayBuffer],
-  });
-  const receive = receiver(worker);
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    worker.removeAllListeners();
-    // Errors and exit are no longer of interest, but must not go unhandled.
-    worker.on('error', () => undefined);
-    void worker.terminate();
+  const workerData: JsonParseWorkerData = {
+    bytes: view,
+    itemsPerMessage: JSON_ITEMS_PER_MESSAGE,
+    maxDepth: MAX_BODY_DEPTH,
   };
-  let first: WorkerMessage;
+  const worker = new Worker(WORKER, { workerData, transferList: [view.buffer as ArrayBuffer] });
+  const receive = receiver(worker);
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    if (!closing) {
+      worker.removeAllListeners();
+      // Errors and exit are no longer of interest, but must not go unhandled.
+      worker.on('error', () => undefined);
+      closing = worker.terminate().then(() => undefined);
+    }
+    return closing;
+  };
+  let first: JsonParseAnswer;
   try {
     first = await receive();
   } catch (error) {
-    close();
+    await close();
     throw error;
   }
   if ('invalid' in first) {
-    close();
-    throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+    await close();
+    // The same answers as the JSON parser of every other route.
+    throw first.invalid === 'json'
+      ? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
+      : new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
   }
   if (!('head' in first)) {
-    close();
+    await close();
     throw new Error('the JSON worker answered out of turn');
   }
   async function* slices(): AsyncGenerator<JsonSlice> {
     try {
-      while (!closed) {
-        worker.postMessage('next');
+      while (!closing) {
+        worker.postMessage(NEXT_SLICE);
         const next = receive();
         // Marked handled: a failure meanwhile is thrown by the await below, not as unhandled.
         next.catch(() => undefined);
@@ -306,9 +124,9 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
         yield 'text' in message ? { part: message.part, items: itemsOf(message.text) } : message;
       }
     } finally {
-      close();
+      await close();
     }
   }
-  if (first.parts.length === 0) close();
+  if (first.parts.length === 0) await close();
   return { head: first.head, slices: slices(), close };
 }

