@@ -95,7 +95,8 @@ async function main() {
   const summary = { date, database, quick, count: COUNT, machine, stages: results };
   writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
   log(`results written to ${file}`);
-  process.exitCode = failed.length ? 1 : 0;
+  // A quick run's small bodies say little about the targets: it fails only by crashing.
+  process.exitCode = failed.length && !quick ? 1 : 0;
 }
 
 try {
