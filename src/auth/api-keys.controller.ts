@@ -1,4 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -13,6 +23,7 @@ import {
   ApiErrorResponses,
   ApiJsonBodyErrors,
 } from '../common/openapi/api-error-responses.decorator.js';
+import { NoQueryPipe } from '../common/pipes/no-query.pipe.js';
 import type { Principal } from '../common/principal.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyResponse, toApiKeyResponse } from './dto/api-key-response.dto.js';
@@ -46,7 +57,10 @@ export class ApiKeysController {
   @Get()
   @ApiOperation({ summary: "The signed-in user's API keys, never with their secret" })
   @ApiOkResponse({ type: [ApiKeyResponse] })
-  async list(@CurrentUser() caller: Principal): Promise<ApiKeyResponse[]> {
+  async list(
+    @CurrentUser() caller: Principal,
+    @Query(NoQueryPipe) _query: undefined,
+  ): Promise<ApiKeyResponse[]> {
     return (await this.apiKeys.listForUser(caller.userId)).map(toApiKeyResponse);
   }
 

@@ -8,6 +8,7 @@ import {
   Param,
   Post,
   Put,
+  Query,
 } from '@nestjs/common';
 import {
   ApiCreatedResponse,
@@ -23,6 +24,7 @@ import {
   ApiErrorResponses,
   ApiJsonBodyErrors,
 } from '../common/openapi/api-error-responses.decorator.js';
+import { NoQueryPipe } from '../common/pipes/no-query.pipe.js';
 import { Role } from '../common/role.js';
 import { CreateUserDto } from './dto/create-user.dto.js';
 import { UpdateUserDto } from './dto/update-user.dto.js';
@@ -44,7 +46,7 @@ export class UsersController {
   @Get()
   @ApiOperation({ summary: 'List users (admin)', description: 'Oldest first.' })
   @ApiOkResponse({ type: [UserResponse] })
-  async list(): Promise<UserResponse[]> {
+  async list(@Query(NoQueryPipe) _query: undefined): Promise<UserResponse[]> {
     return (await this.users.list()).map(toUserResponse);
   }
 

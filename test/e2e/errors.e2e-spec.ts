@@ -74,11 +74,11 @@ describe('error responses', () => {
     expect(response.body).toEqual({ error: `${path} is not an accepted property` });
   });
 
-  it.each(['/api/assets', '/api/relations', '/api/diagrams'])(
+  it.each(['/api/assets', '/api/relations', '/api/diagrams', '/api/users', '/api/auth/api-keys'])(
     'prototype keys in the query of %s: 400 naming them, as any unknown key',
     async (path) => {
       for (const key of ['__proto__', 'constructor', 'prototype', 'unknownKey']) {
-        const response = await t.request('GET', `${path}?${key}=1&limit=5`, { token });
+        const response = await t.request('GET', `${path}?${key}=1`, { token });
         expect(response.status).toBe(400);
         expect(response.body).toEqual({ error: `${key} is not an accepted property` });
       }
