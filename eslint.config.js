@@ -25,6 +25,8 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       // Nest classes are routinely empty (modules) or decorator-only.
       '@typescript-eslint/no-extraneous-class': 'off',
+      // A parameter that only carries a decorator (a pipe that checks the query) is named `_x`.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
   {
