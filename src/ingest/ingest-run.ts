@@ -42,8 +42,8 @@ export class IngestRun {
   private readonly payloadIds = new Map<string, string>();
   /** Every resolved id: the assets the ingestion leaves stored. */
   private readonly keptAssets = new Set<string>();
-  /** The stored assets matched so far (merge), and the item that matched each. */
-  private readonly matchedBy = new Map<string, IngestAsset>();
+  /** The stored assets matched so far (merge), and the index of the item that matched each. */
+  private readonly matchedBy = new Map<string, number>();
   private readonly storedRelations: StoredRelations = {
     all: [],
     byKey: new Map(),
@@ -99,7 +99,7 @@ export class IngestRun {
       if (asset.id) this.payloadIds.set(asset.id, plan.ids[index]);
       this.keptAssets.add(plan.ids[index]);
     });
-    for (const [id, asset] of plan.matched) this.matchedBy.set(id, asset);
+    for (const [id, index] of plan.matched) this.matchedBy.set(id, index);
     return plan;
   }
 

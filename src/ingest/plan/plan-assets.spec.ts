@@ -43,7 +43,7 @@ describe('planMerge', () => {
     expect(plan.updates).toEqual([{ ...a, name: 'A', source: 'scan' }]);
     expect(plan.creates).toEqual([]);
     expect(plan.ids).toEqual(['a']);
-    expect([...plan.matched.keys()]).toEqual(['a']);
+    expect([...plan.matched]).toEqual([['a', 0]]);
     expect(plan.counts).toEqual({ assetsCreated: 0, assetsUpdated: 1, vulnerabilities: 0 });
   });
 
@@ -129,7 +129,7 @@ describe('planMerge', () => {
       planMerge(
         [item(1, { fields: { ip: '10.0.0.1' } })],
         stored([], [a]),
-        new Map([['a', item(0, { id: 'a', fields: {} })]]),
+        new Map([['a', 0]]),
         testContext(),
       ),
     ).toThrow(new BadRequestException(message));

@@ -25,8 +25,11 @@ export interface AssetPlan {
   replacedLists: string[];
   /** The id each item of the slice resolved to, in the slice's order. */
   ids: string[];
-  /** The stored assets this slice matched (merge), and the item that matched each. */
-  matched: Map<string, IngestAsset>;
+  /**
+   * The stored assets this slice matched (merge), and the index of the item that matched each:
+   * an index rather than the item, so that the items can go once their slice is written.
+   */
+  matched: Map<string, number>;
   counts: Pick<IngestCounts, 'assetsCreated' | 'assetsUpdated' | 'vulnerabilities'>;
 }
 
@@ -144,16 +147,16 @@ export function planCreateAll(
 
 /**
  * merge: each item updates the stored asset it matches (storedMatch), else is created.
- * `matchedBefore`: the stored assets earlier slices matched, and by which item.
+ * `matchedBefore`: the stored assets earlier slices matched, and the index of the item.
  */
 export function planMerge(
   assets: readonly IngestAsset[],
   stored: StoredAssets,
-  matchedBefore: ReadonlyMap<string, IngestAsset>,
+  matchedBefore: ReadonlyMap<string, number>,
   context: PlanContext,
 ): AssetPlan {
   const plan = emptyPlan();
-  const { matched } = plan;
+  const matched = new Map<string, IngestAsset>();
   const matchedRows = new Map<string, AssetRow>();
   const matchedWithVulnerabilities: string[] = [];
   for (const asset of assets) {
@@ -162,13 +165,14 @@ export function planMerge(
       plan.ids.push(create(asset, plan, context));
       continue;
     }
-    const earlier = matchedBefore.get(match.id) ?? matched.get(match.id);
-    if (earlier) {
+    const earlier = matchedBefore.get(match.id) ?? matched.get(match.id)?.index;
+    if (earlier !== undefined) {
       throw new BadRequestException(
-        `assets[${asset.index}] matches the same stored asset (${match.id}) as assets[${earlier.index}]`,
+        `assets[${asset.index}] matches the same stored asset (${match.id}) as assets[${earlier}]`,
       );
     }
     matched.set(match.id, asset);
+    plan.matched.set(match.id, asset.index);
     matchedRows.set(match.id, match);
     plan.ids.push(match.id);
     const merged = mergedRow(match, asset.fields, context.source);
