@@ -1,7 +1,9 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { QueryRunner } from 'typeorm';
-import { POSTGRES_ROWS_PER_INSERT } from './ingest-tuning.js';
+/**
+ * The database as the match and apply stages see it: statements written once, with `?`
+ * placeholders, for SQLite and PostgreSQL alike.
+ */
+
+import { IDS_PER_STATEMENT } from './ingest-tuning.js';
 
 /** A column written by a bulk insert, with its PostgreSQL type (for unnest). */
 export interface InsertColumn {
@@ -18,6 +20,21 @@ export interface IngestLookups {
   readonly maxParams: number;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
+
+/** `items` in arrays of `size` (the last one shorter). */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
+  }
+  return result;
+}
+
+/** The `?, ?, ...` of an `IN (...)` list of `values`. */
+export const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/** How many ids one `IN (...)` lookup or delete binds on `db`. */
+export const idsPerStatement = (db: IngestLookups) => Math.min(IDS_PER_STATEMENT, db.maxParams);
 
 /**
  * The few SQL operations an ingestion needs, on its own connection and transaction. Statements
@@ -48,7 +65,7 @@ export interface IngestSql extends IngestLookups {
   ): Promise<number>;
 }
 
-function insertInto(table: string, columns: InsertColumn[]): string {
+export function insertInto(table: string, columns: InsertColumn[]): string {
   return `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')})`;
 }
 
@@ -86,77 +103,4 @@ export async function inBatches(
 /** A timestamp as TypeORM writes SQLite datetimes: UTC, milliseconds, ' ' for 'T', no 'Z'. */
 export function sqliteTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
-}
-
-/**
- * Lookups on a read-only SQLite connection beside the ingestion's writer: it shows the state
- * before the ingestion, which is what the plan is made against.
- */
-export class SqliteLookups implements IngestLookups {
-  readonly maxParams = SQLITE_MAX_PARAMS;
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
-
-  constructor(private readonly db: BetterSqlite3.Database) {}
-
-  // better-sqlite3 is synchronous: a turn of the event loop after each statement keeps the
-  // service answering (health probes included) while a large ingestion runs.
-  async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    const rows = statement.all(...params) as T[];
-    await yieldToEventLoop();
-    return rows;
-  }
-}
-
-export class PostgresIngestSql implements IngestSql {
-  readonly maxParams = 60_000;
-  readonly forUpdate = 'FOR UPDATE';
-
-  constructor(private readonly runner: QueryRunner) {}
-
-  async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.runner.query(PostgresIngestSql.numbered(sql), params)) as T[];
-  }
-
-  async run(sql: string, params: unknown[] = []): Promise<number> {
-    const result = await this.runner.query(PostgresIngestSql.numbered(sql), params, true);
-    return result.affected ?? 0;
-  }
-
-  timestamp(date: Date): Date {
-    return date;
-  }
-
-  letOtherRequestsRun(): Promise<void> {
-    return yieldToEventLoop();
-  }
-
-  /**
-   * One array parameter per column, expanded by unnest: a fixed, short statement however many
-   * rows it carries, and several times faster than multi-row VALUES.
-   */
-  async insert(
-    table: string,
-    columns: InsertColumn[],
-    rows: Iterable<unknown[]>,
-    onConflict = '',
-  ): Promise<number> {
-    const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
-    const sql = `${insertInto(table, columns)} SELECT * FROM unnest(${arrays}) ${onConflict}`;
-    return inBatches(rows, POSTGRES_ROWS_PER_INSERT, async (part) => {
-      await this.runner.query(
-        sql,
-        columns.map((_column, index) => part.map((row) => row[index])),
-      );
-    });
-  }
-
-  private static numbered(sql: string): string {
-    let position = 0;
-    return sql.replace(/\?/g, () => `$${++position}`);
-  }
 }

@@ -11,16 +11,14 @@ import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
-import { parseIngestPayload, type IngestPayload } from './ingest-payload.js';
-import { openJsonInWorker, type JsonSlice } from './json-worker.js';
+import type { IngestPayload } from './ingest-payload.js';
+import { openJsonInWorker, type JsonSlice } from './parse/json-worker.js';
+import { parseIngestPayload } from './validate/validate-payload.js';
 import { IngestRun } from './ingest-run.js';
-import {
-  PostgresIngestSql,
-  SqliteLookups,
-  type IngestLookups,
-  type IngestSql,
-} from './ingest-sql.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import type { IngestLookups, IngestSql } from './ingest-sql.js';
+import { PostgresIngestSql } from './apply/postgres-ingest-sql.js';
+import { SqliteWriter } from './apply/sqlite-writer.js';
+import { SqliteLookups } from './match/sqlite-lookups.js';
 
 // An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
 const INGESTED_TABLES = ['assets', 'vulnerabilities', 'relations'];

@@ -10,8 +10,8 @@ export const WORKERS_DIR = join(process.cwd(), 'node_modules/.cache/asset-map-wo
 
 /** Every worker thread's module. */
 export const WORKER_SOURCES = [
-  'src/ingest/json-parse.worker.ts',
-  'src/ingest/sqlite-writer.worker.ts',
+  'src/ingest/parse/json-parse.worker.ts',
+  'src/ingest/apply/sqlite-writer.worker.ts',
   'src/database/sqlite-checkpoint.worker.ts',
 ];
 

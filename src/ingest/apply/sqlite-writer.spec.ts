@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InsertColumn } from './ingest-sql.js';
+import type { InsertColumn } from '../ingest-sql.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 const COLUMNS: InsertColumn[] = [

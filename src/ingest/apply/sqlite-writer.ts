@@ -7,18 +7,18 @@ import {
   sqliteTimestamp,
   type IngestSql,
   type InsertColumn,
-} from './ingest-sql.js';
+} from '../ingest-sql.js';
 import {
   BULK_ROWS_PER_STATEMENT,
   MAX_QUEUED_INSERTS,
   SQLITE_ROWS_PER_MESSAGE,
-} from './ingest-tuning.js';
+} from '../ingest-tuning.js';
 import type {
   SqliteWriterAnswer,
   SqliteWriterData,
   SqliteWriterRequest,
 } from './sqlite-writer.messages.js';
-import { workerFile } from '../common/workers/worker-file.js';
+import { workerFile } from '../../common/workers/worker-file.js';
 
 const WORKER = workerFile(import.meta.url, 'sqlite-writer.worker');
 

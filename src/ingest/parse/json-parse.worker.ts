@@ -13,7 +13,7 @@
  * JSON.parse here instead, and its arrays are sent as objects.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { nestsDeeperThan } from '../common/json-depth.js';
+import { nestsDeeperThan } from '../../common/json-depth.js';
 import {
   PARTS,
   type JsonParseAnswer,

@@ -2,15 +2,15 @@ import { BadRequestException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { MAX_BODY_DEPTH } from '../common/json-depth.js';
-import { workerFile } from '../common/workers/worker-file.js';
+import { MAX_BODY_DEPTH } from '../../common/json-depth.js';
+import { workerFile } from '../../common/workers/worker-file.js';
 import {
   NEXT_SLICE,
   type JsonParseAnswer,
   type JsonParseWorkerData,
   type Part,
 } from './json-parse.messages.js';
-import { JSON_ITEMS_PER_MESSAGE } from './ingest-tuning.js';
+import { JSON_ITEMS_PER_MESSAGE } from '../ingest-tuning.js';
 
 const WORKER = workerFile(import.meta.url, 'json-parse.worker');
 

@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals';
+import { BadRequestException } from '@nestjs/common';
+import type { IngestMode, IngestRelation } from '../ingest-payload.js';
+import type { RelationRow } from './ingest-plan.js';
+import { testContext } from './plan-fixtures.js';
+import { planRelations, relationKey, type RelationLookups } from './plan-relations.js';
+
+const relation = (index: number, rest: Omit<IngestRelation, 'index'>): IngestRelation => ({
+  index,
+  ...rest,
+});
+const storedRelation: RelationRow = {
+  id: 'r1',
+  source_asset_id: 'a',
+  target_asset_id: 'b',
+  type: 'link',
+  direction: 'bi',
+  protocol: 'tcp',
+  to_ports: '22',
+};
+
+function lookups(rest: Partial<RelationLookups> = {}): RelationLookups {
+  return {
+    payloadIds: new Map([
+      ['a', 'a'],
+      ['b', 'b'],
+    ]),
+    storedRefs: new Map([
+      ['c', true],
+      ['gone', false],
+    ]),
+    storedByKey: new Map([[relationKey('a', 'b', 'link'), storedRelation]]),
+    seenBefore: new Map(),
+    ...rest,
+  };
+}
+
+const plan = (relations: IngestRelation[], mode: IngestMode = 'merge', rest = {}) =>
+  planRelations(relations, mode, lookups(rest), testContext());
+
+describe('planRelations', () => {
+  it('creates new relations between payload and stored assets, with the defaults', () => {
+    const result = plan([relation(0, { sourceAssetId: 'a', targetAssetId: 'c', type: 'link' })]);
+    expect(result.creates).toEqual([
+      {
+        id: 'new-1',
+        source_asset_id: 'a',
+        target_asset_id: 'c',
+        type: 'link',
+        direction: 'bi',
+        protocol: null,
+        to_ports: null,
+      },
+    ]);
+    expect(result.counts).toEqual({ relationsCreated: 1, relationsUpdated: 0 });
+  });
+
+  it('merge: updates the stored relation with the same ends and type, keeps it when equal', () => {
+    const changed = plan([
+      relation(0, { sourceAssetId: 'a', targetAssetId: 'b', type: 'link', toPorts: null }),
+    ]);
+    expect(changed.updates).toEqual([{ ...storedRelation, to_ports: null }]);
+    expect(changed.kept).toEqual(['r1']);
+    expect(changed.counts).toEqual({ relationsCreated: 0, relationsUpdated: 1 });
+
+    const same = plan([
+      relation(0, { sourceAssetId: 'a', targetAssetId: 'b', type: 'link', protocol: 'tcp' }),
+    ]);
+    expect(same.updates).toEqual([]);
+    expect(same.creates).toEqual([]);
+    expect(same.kept).toEqual(['r1']);
+  });
+
+  it('refuses an end that names no asset', () => {
+    for (const ref of ['gone', 'never-looked-up']) {
+      expect(() =>
+        plan([relation(4, { sourceAssetId: 'a', targetAssetId: ref, type: 'link' })]),
+      ).toThrow(new BadRequestException('relations[4].targetAssetId refers to no asset'));
+    }
+  });
+
+  it('refuses a relation whose ends resolve to one asset', () => {
+    const payloadIds = new Map([
+      ['a', 'a'],
+      ['alias', 'a'],
+    ]);
+    expect(() =>
+      plan([relation(2, { sourceAssetId: 'a', targetAssetId: 'alias', type: 'link' })], 'merge', {
+        payloadIds,
+      }),
+    ).toThrow(
+      new BadRequestException('relations[2] links an asset to itself once its ends are resolved'),
+    );
+  });
+
+  it('merge: refuses a repeat, in one slice or across slices; append allows it', () => {
+    const repeated = [
+      relation(0, { sourceAssetId: 'a', targetAssetId: 'c', type: 'link' }),
+      relation(1, { sourceAssetId: 'a', targetAssetId: 'c', type: 'link' }),
+    ];
+    const message = new BadRequestException('relations[1] repeats relations[0]');
+    expect(() => plan(repeated)).toThrow(message);
+    expect(() =>
+      plan([repeated[1]], 'merge', { seenBefore: new Map([[relationKey('a', 'c', 'link'), 0]]) }),
+    ).toThrow(message);
+    expect(plan(repeated, 'append', { storedByKey: new Map() }).creates).toHaveLength(2);
+  });
+
+  it('answers the first item of each key it saw, for the next slices', () => {
+    const result = plan([relation(7, { sourceAssetId: 'b', targetAssetId: 'a', type: 'link' })]);
+    expect([...result.seen]).toEqual([[relationKey('b', 'a', 'link'), 7]]);
+  });
+});

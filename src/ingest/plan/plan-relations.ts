@@ -1,0 +1,105 @@
+import { BadRequestException } from '@nestjs/common';
+import type { IngestMode, IngestRelation } from '../ingest-payload.js';
+import type { IngestCounts, PlanContext, RelationRow } from './ingest-plan.js';
+
+export const relationKey = (source: string, target: string, type: string) =>
+  `${source}\u0000${target}\u0000${type}`;
+
+/** What a slice of relations is planned against. */
+export interface RelationLookups {
+  /** Each id the payload's assets give, to the id it resolved to. */
+  payloadIds: ReadonlyMap<string, string>;
+  /** Ends outside the payload, once looked up: whether they name a stored asset. */
+  storedRefs: ReadonlyMap<string, boolean>;
+  /** Stored relations (merge) from the assets matched or named, by relationKey. */
+  storedByKey: ReadonlyMap<string, RelationRow>;
+  /** merge: the first item of each relationKey in earlier slices. */
+  seenBefore: ReadonlyMap<string, number>;
+}
+
+export interface RelationPlan {
+  creates: RelationRow[];
+  updates: RelationRow[];
+  /** Ids of the stored relations the slice lists. */
+  kept: string[];
+  /** merge: the first item of each relationKey in this slice. */
+  seen: Map<string, number>;
+  counts: Pick<IngestCounts, 'relationsCreated' | 'relationsUpdated'>;
+}
+
+/**
+ * Each relation's ends resolve to a payload asset or a stored one. In merge, a relation with
+ * the stored one's ends and type updates it, and a payload may list each only once.
+ */
+export function planRelations(
+  relations: readonly IngestRelation[],
+  mode: IngestMode,
+  lookups: RelationLookups,
+  context: Pick<PlanContext, 'newId'>,
+): RelationPlan {
+  const { payloadIds, storedRefs, storedByKey, seenBefore } = lookups;
+  const plan: RelationPlan = {
+    creates: [],
+    updates: [],
+    kept: [],
+    seen: new Map(),
+    counts: { relationsCreated: 0, relationsUpdated: 0 },
+  };
+  const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
+    const ref = relation[end];
+    const id = payloadIds.get(ref) ?? (storedRefs.get(ref) ? ref : undefined);
+    if (id === undefined) {
+      throw new BadRequestException(`relations[${relation.index}].${end} refers to no asset`);
+    }
+    return id;
+  };
+  for (const relation of relations) {
+    const source = resolve(relation, 'sourceAssetId');
+    const target = resolve(relation, 'targetAssetId');
+    if (source === target) {
+      throw new BadRequestException(
+        `relations[${relation.index}] links an asset to itself once its ends are resolved`,
+      );
+    }
+    const key = relationKey(source, target, relation.type);
+    if (mode === 'merge') {
+      const first = seenBefore.get(key) ?? plan.seen.get(key);
+      if (first !== undefined) {
+        throw new BadRequestException(`relations[${relation.index}] repeats relations[${first}]`);
+      }
+      plan.seen.set(key, relation.index);
+    }
+    const match = storedByKey.get(key);
+    if (!match) {
+      plan.creates.push({
+        id: context.newId(),
+        source_asset_id: source,
+        target_asset_id: target,
+        type: relation.type,
+        direction: relation.direction ?? 'bi',
+        protocol: relation.protocol ?? null,
+        to_ports: relation.toPorts ?? null,
+      });
+      continue;
+    }
+    plan.kept.push(match.id);
+    const merged: RelationRow = {
+      ...match,
+      direction: relation.direction ?? match.direction,
+      protocol: relation.protocol !== undefined ? relation.protocol : match.protocol,
+      to_ports: relation.toPorts !== undefined ? relation.toPorts : match.to_ports,
+    };
+    if (
+      merged.direction !== match.direction ||
+      merged.protocol !== match.protocol ||
+      merged.to_ports !== match.to_ports
+    ) {
+      plan.updates.push(merged);
+    }
+  }
+  plan.counts = {
+    relationsCreated: plan.creates.length,
+    relationsUpdated: plan.updates.length,
+  };
+  return plan;
+}
