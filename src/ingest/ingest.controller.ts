@@ -21,9 +21,10 @@ export class IngestController {
   constructor(private readonly ingestion: IngestService) {}
 
   /**
-   * The body is checked by parseIngestPayload, not the global ValidationPipe: typed `unknown`,
-   * it passes through untouched, which keeps a hundred thousand items fast. IngestRequestDto
-   * only documents it (@ApiBody leaves the parameter's type, and so the pipe, alone).
+   * The body is checked by parseIngestPayload (validate/), not the global ValidationPipe: typed
+   * `unknown`, it passes through untouched, which keeps a hundred thousand items fast.
+   * IngestRequestDto only documents it (@ApiBody leaves the parameter's type, and so the pipe,
+   * alone).
    */
   @Roles(Role.Editor)
   @Post('ingest')

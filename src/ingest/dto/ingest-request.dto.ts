@@ -1,13 +1,18 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
-import { IP_PROPERTY, PORT_LIST_PROPERTY } from '../../common/openapi/properties.js';
-import { RelationDirection } from '../../relations/relation.entity.js';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { fieldSchema, type FieldRule } from '../../common/field-rules/field-rule.js';
+import {
+  ASSET_FIELDS,
+  RELATION_FIELDS,
+  VULNERABILITY_FIELDS,
+} from '../../common/field-rules/inventory-fields.js';
+import type { RelationDirection } from '../../relations/relation.entity.js';
 import { INGEST_MODES, type IngestMode } from '../ingest-payload.js';
 
 /*
- * Documentation only: the ingestion body is checked by parseIngestPayload (ingest-payload.ts),
- * by hand, and reaches the controller as `unknown`, which the global ValidationPipe skips. These
- * classes describe that check for the OpenAPI document and are never instantiated or validated.
+ * Documentation only: the ingestion body is checked by hand (validate/validate-payload.ts),
+ * with the same field rules as these schemas, and reaches the controller as `unknown`, which the
+ * global ValidationPipe skips. These classes describe that check for the OpenAPI document and
+ * are never instantiated or validated.
  * Every object refuses properties it does not list; null counts as absent where `nullable`.
  */
 
@@ -42,73 +47,61 @@ export class IngestOptionsDto {
   source?: string | null;
 }
 
+/** A field of an item, documented from its rule (the one the ingestion's checks read). */
+const itemField = (rule: FieldRule, options: ApiPropertyOptions = {}) =>
+  ApiPropertyOptional({ ...fieldSchema(rule), ...options } as ApiPropertyOptions);
+const requiredItemField = (rule: FieldRule, options: ApiPropertyOptions = {}) =>
+  ApiProperty({ ...fieldSchema(rule), ...options } as ApiPropertyOptions);
+
 export class IngestVulnerabilityDto {
-  @ApiProperty({
-    minLength: 1,
-    maxLength: 64,
-    description: 'Unique within the asset',
-    example: 'CVE-2024-3400',
-  })
+  @requiredItemField(VULNERABILITY_FIELDS.id, { description: 'Unique within the asset' })
   id: string;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0, maximum: 10, example: 10 })
+  @itemField(VULNERABILITY_FIELDS.score)
   score?: number | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, example: 'PAN-OS RCE' })
+  @itemField(VULNERABILITY_FIELDS.summary)
   summary?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date',
-    nullable: true,
-    description: 'A real calendar date, YYYY-MM-DD',
-    example: '2024-04-12',
-  })
+  @itemField(VULNERABILITY_FIELDS.publishedDate, { format: 'date' })
   publishedDate?: string | null;
 }
 
 /** Only the fields present change when the item updates a stored asset. */
 export class IngestAssetDto {
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: MAX_ASSET_ID_LENGTH,
+  @itemField(ASSET_FIELDS.id, {
     description:
       "The caller's external id: printable characters, unique within the payload. In merge mode a stored id updates that asset; without one a new asset gets this id (or a new UUID).",
-    example: 'fw-1',
   })
   id?: string;
 
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 255,
+  @itemField(ASSET_FIELDS.name, {
     description:
       'Required to create an asset; in merge mode an item that only updates may leave it out',
-    example: 'fw-1',
   })
   name?: string;
 
-  @ApiPropertyOptional({
-    ...IP_PROPERTY,
-    description: `${IP_PROPERTY.description}. In merge mode, an item whose id is not stored updates the asset that holds its ip (the earliest created)`,
+  @itemField(ASSET_FIELDS.ip, {
+    description: `${ASSET_FIELDS.ip.description}. In merge mode, an item whose id is not stored updates the asset that holds its ip (the earliest created)`,
   })
   ip?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 64, example: 'firewall' })
+  @itemField(ASSET_FIELDS.type)
   type?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'Palo Alto' })
+  @itemField(ASSET_FIELDS.vendor)
   vendor?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'PA-3220' })
+  @itemField(ASSET_FIELDS.model)
   model?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 0, maximum: 100, example: 80 })
+  @itemField(ASSET_FIELDS.risk_score)
   risk_score?: number | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'paris' })
+  @itemField(ASSET_FIELDS.site)
   site?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 255, example: 'PAN-OS 11.1' })
+  @itemField(ASSET_FIELDS.os_version)
   os_version?: string | null;
 
   @ApiPropertyOptional({
@@ -120,36 +113,28 @@ export class IngestAssetDto {
 
 /** Matched on (sourceAssetId, targetAssetId, type) in merge mode: updated when stored. */
 export class IngestRelationDto {
-  @ApiProperty({
-    minLength: 1,
-    maxLength: MAX_ASSET_ID_LENGTH,
+  @requiredItemField(RELATION_FIELDS.sourceAssetId, {
     description: "An id written in this payload's assets, or the id of a stored asset",
-    example: 'web-1',
   })
   sourceAssetId: string;
 
-  @ApiProperty({
-    minLength: 1,
-    maxLength: MAX_ASSET_ID_LENGTH,
+  @requiredItemField(RELATION_FIELDS.targetAssetId, {
     description: 'As sourceAssetId, and different from it',
-    example: 'fw-1',
   })
   targetAssetId: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 64, example: 'route' })
+  @requiredItemField(RELATION_FIELDS.type)
   type: string;
 
-  @ApiPropertyOptional({
-    enum: RelationDirection,
-    enumName: 'RelationDirection',
+  @itemField(RELATION_FIELDS.direction, {
     description: 'bi when a relation is created without it',
   })
   direction?: RelationDirection;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 32, example: 'tcp' })
+  @itemField(RELATION_FIELDS.protocol)
   protocol?: string | null;
 
-  @ApiPropertyOptional(PORT_LIST_PROPERTY)
+  @itemField(RELATION_FIELDS.toPorts)
   toPorts?: string | null;
 }
 
