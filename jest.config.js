@@ -15,6 +15,7 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   globalSetup: '<rootDir>/test/support/jest/build-workers.ts',
+  globalTeardown: '<rootDir>/test/support/jest/remove-workers.ts',
   setupFiles: ['<rootDir>/test/support/jest/esm-preload.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true }],

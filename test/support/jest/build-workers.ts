@@ -1,12 +1,14 @@
 // Jest's globalSetup: worker threads run outside Jest's transform, so the tests cannot start
 // them from their TypeScript sources. They are compiled here, with tsc as `npm run build`
-// compiles them, into WORKERS_DIR; worker-file.ts (mapped in jest.config.js) points there.
+// compiles them, into a folder of this run's own (two runs in one checkout must not share one),
+// named to the test processes by WORKERS_DIR_VARIABLE; worker-file.ts (mapped in
+// jest.config.js) points there, and remove-workers.ts removes it after the run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where the tests' worker threads are compiled to (buildWorkers). */
-export const WORKERS_DIR = join(process.cwd(), 'node_modules/.cache/asset-map-workers');
+/** The environment variable naming this run's folder of compiled workers. */
+export const WORKERS_DIR_VARIABLE = 'ASSET_MAP_TEST_WORKERS_DIR';
 
 /** Every worker thread's module. */
 export const WORKER_SOURCES = [
@@ -16,15 +18,18 @@ export const WORKER_SOURCES = [
 ];
 
 export default function buildWorkers(): void {
-  rmSync(WORKERS_DIR, { recursive: true, force: true });
-  mkdirSync(WORKERS_DIR, { recursive: true });
+  const root = join(process.cwd(), 'node_modules/.cache/asset-map-workers');
+  mkdirSync(root, { recursive: true });
+  const workersDir = mkdtempSync(join(root, 'run-'));
+  // Set before Jest starts its test processes, which inherit it.
+  process.env[WORKERS_DIR_VARIABLE] = workersDir;
   const tsc = spawnSync(
     process.execPath,
     [
       'node_modules/typescript/bin/tsc',
       '--ignoreConfig',
       '--outDir',
-      WORKERS_DIR,
+      workersDir,
       '--rootDir',
       'src',
       '--module',
@@ -44,5 +49,5 @@ export default function buildWorkers(): void {
   );
   if (tsc.status !== 0) throw new Error(`building the workers failed:\n${tsc.stdout}${tsc.stderr}`);
   // Below node_modules, Node looks no further up for the package's "type": "module".
-  writeFileSync(join(WORKERS_DIR, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(workersDir, 'package.json'), '{ "type": "module" }\n');
 }

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { WORKERS_DIR } from './build-workers.js';
+import { WORKERS_DIR_VARIABLE } from './build-workers.js';
 
 /**
  * Stands in for src/common/workers/worker-file.ts in the tests (jest.config.js): the worker
@@ -8,5 +8,5 @@ import { WORKERS_DIR } from './build-workers.js';
  */
 export function workerFile(callerUrl: string, name: string): URL {
   const dir = relative('src', fileURLToPath(new URL('.', callerUrl)));
-  return pathToFileURL(`${WORKERS_DIR}/${dir}/${name}.js`);
+  return pathToFileURL(`${process.env[WORKERS_DIR_VARIABLE]}/${dir}/${name}.js`);
 }
