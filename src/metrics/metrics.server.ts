@@ -6,15 +6,9 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import {
-  createServer,
-  STATUS_CODES,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ClientErrorHandler } from '../common/filters/client-error.handler.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { MetricsService } from './metrics.service.js';
@@ -26,24 +20,10 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** Requests Node's HTTP server refuses before there is a request to answer: status, message. */
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request headers are too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, `Request not received within ${REQUEST_TIMEOUT_MS / 1000} s`],
-};
+/** Headers of every answer here. */
+const ANSWER_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-
-/** A whole HTTP/1.1 answer with a `{"error"}` body, for a socket no response object owns. */
-function rawErrorAnswer(status: number, message: string): string {
-  const body = JSON.stringify({ error: message });
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-    'content-type: application/json; charset=utf-8\r\n' +
-    `content-length: ${Buffer.byteLength(body)}\r\n` +
-    `connection: close\r\n\r\n${body}`
-  );
-}
 
 /**
  * GET /metrics on a port of its own (METRICS_PORT), never the API's: the public ingress routes
@@ -78,11 +58,18 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
       },
       (request, response) => void this.answer(request, response),
     );
-    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-      if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-      const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Malformed request'];
-      socket.end(rawErrorAnswer(status, message));
+    // What Node's parser refuses is answered as on the API's port.
+    const clientErrors = new ClientErrorHandler({
+      headers: ANSWER_HEADERS,
+      headersTimeoutSeconds: REQUEST_TIMEOUT_MS / 1000,
+      requestTimeoutSeconds: REQUEST_TIMEOUT_MS / 1000,
     });
+    const log = {
+      info: (fields: object, message: string) => this.logger.debug({ ...fields, message }),
+    };
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) =>
+      clientErrors.handle(error, socket, log),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(settings.port, settings.host, () => {
@@ -109,8 +96,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    response.setHeader('cache-control', 'no-store');
-    response.setHeader('x-content-type-options', 'nosniff');
+    for (const [name, value] of Object.entries(ANSWER_HEADERS)) response.setHeader(name, value);
     // The token first: without it, no answer tells what is served here.
     if (this.tokenDigest && !this.authorized(request.headers.authorization)) {
       response.setHeader('www-authenticate', 'Bearer');

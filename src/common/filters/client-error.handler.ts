@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -9,6 +8,11 @@ interface Exchange {
   request: IncomingMessage;
   response: ServerResponse;
   id: string;
+}
+
+/** Where a refused request is logged: Fastify's logger, or any with the same call. */
+export interface ClientErrorLog {
+  info(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface ClientErrorOptions {
@@ -41,9 +45,13 @@ export class ClientErrorHandler {
     this.exchanges.set(request.socket, { request, response, id });
   }
 
-  handle(error: Error & { code?: string }, socket: Socket, log: FastifyBaseLogger): void {
-    // Nothing can reach a reset connection, and one already answered is closing.
-    if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  handle(error: Error & { code?: string }, socket: Socket, log: ClientErrorLog): void {
+    // Nothing can reach a reset connection, and one already answered is closing; with a
+    // 'clientError' listener, Node leaves closing it to the listener.
+    if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) {
+      socket.destroy();
+      return;
+    }
     const exchange = this.exchanges.get(socket);
     // An answer is already on its way for a request still being received (an early 413, say):
     // a second one would corrupt it, so the connection just ends.
