@@ -42,6 +42,12 @@ export class ClientErrorHandler {
 
   /** Called for every request Fastify sees, so that a later timeout knows what is in flight. */
   track(request: IncomingMessage, response: ServerResponse, id: string): void {
+    // Only a request with a body can still be coming in when its answer starts or it times out;
+    // skipping the others keeps this off the path of every GET.
+    const { headers } = request;
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      return;
+    }
     this.exchanges.set(request.socket, { request, response, id });
   }
 
