@@ -1,5 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
+export type AssetOrigin = 'manual' | 'ingest';
+
 /** Ids are UUIDs through the API; ingestion may supply its own, up to this length. */
 export const MAX_ASSET_ID_LENGTH = 200;
 
@@ -41,6 +43,17 @@ export class Asset {
   @Index()
   @Column({ type: 'varchar', length: 100, nullable: true })
   source: string | null;
+
+  /** `manual` when made through the API, `ingest` when an ingestion created it; never changes. */
+  @Column({ type: 'varchar', length: 16, default: 'manual' })
+  origin: AssetOrigin;
+
+  // When an ingestion with a source first and last named the asset.
+  @Column({ name: 'first_seen_at', type: Date, nullable: true })
+  firstSeenAt: Date | null;
+
+  @Column({ name: 'last_seen_at', type: Date, nullable: true })
+  lastSeenAt: Date | null;
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt: Date;

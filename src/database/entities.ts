@@ -1,3 +1,4 @@
+import { AssetSource } from '../assets/asset-source.entity.js';
 import { Asset } from '../assets/asset.entity.js';
 import { Vulnerability } from '../assets/vulnerability.entity.js';
 import { ApiKey } from '../auth/api-key.entity.js';
@@ -6,4 +7,4 @@ import { Diagram } from '../diagrams/diagram.entity.js';
 import { Relation } from '../relations/relation.entity.js';
 
 /** Every entity of the service; features share them through TypeORM. */
-export const ENTITIES = [User, ApiKey, Asset, Vulnerability, Relation, Diagram];
+export const ENTITIES = [User, ApiKey, Asset, AssetSource, Vulnerability, Relation, Diagram];

@@ -1,9 +1,11 @@
 import type { MigrationInterface } from 'typeorm';
 import { Init1795303041751 } from './1795303041751-Init.js';
 import { Inventory1795303938642 } from './1795303938642-Inventory.js';
+import { Provenance1795496332743 } from './1795496332743-Provenance.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   Init1795303041751,
   Inventory1795303938642,
+  Provenance1795496332743,
 ];
