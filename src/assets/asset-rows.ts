@@ -1,3 +1,5 @@
+import type { AssetOrigin } from './asset.entity.js';
+
 /** An assets row as raw SQL returns it (the list and ingestion read without TypeORM). */
 export interface AssetRow {
   id: string;
@@ -23,8 +25,17 @@ export interface VulnerabilityRow {
 
 /** An assets row with its timestamps: UTC text from SQLite, Dates from PostgreSQL. */
 export interface StoredAssetRow extends AssetRow {
+  origin: AssetOrigin;
+  first_seen_at: Date | string | null;
+  last_seen_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
+}
+
+/** An asset_sources row, as the list reads it. */
+export interface AssetSourceRow {
+  asset_id: string;
+  source: string;
 }
 
 // As TypeORM and ingestion write datetimes to SQLite: ISO 8601 but for the 'T' and the 'Z'.
@@ -37,4 +48,9 @@ export function isoTimestamp(value: Date | string): string {
   if (SQLITE_DATETIME.test(value)) return `${value.slice(0, 10)}T${value.slice(11)}Z`;
   // Any other text (SQLite's datetime('now') has no milliseconds) is normalised through Date.
   return new Date(`${value.replace(' ', 'T')}Z`).toISOString();
+}
+
+/** As isoTimestamp, for a timestamp that may be missing. */
+export function isoTimestampOrNull(value: Date | string | null): string | null {
+  return value === null ? null : isoTimestamp(value);
 }

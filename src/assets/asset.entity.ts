@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export type AssetOrigin = 'manual' | 'ingest';
+export const ASSET_ORIGINS = ['manual', 'ingest'] as const;
+export type AssetOrigin = (typeof ASSET_ORIGINS)[number];
 
 /** Ids are UUIDs through the API; ingestion may supply its own, up to this length. */
 export const MAX_ASSET_ID_LENGTH = 200;

@@ -71,7 +71,7 @@ export class AssetsController {
   @ApiOperation({
     summary: 'Create an asset (editor)',
     description:
-      'The id is generated (a UUID); `id`, `source` and `vulnerabilities` are written by ingestion only.',
+      'The id is generated (a UUID) and the asset is `origin: manual` with no `sources` nor sightings; `id`, `source`, `vulnerabilities`, `sources`, `firstSeenAt` and `lastSeenAt` are written by ingestion only, and `origin` never changes.',
   })
   @ApiCreatedResponse({ type: AssetResponse, description: 'The created asset' })
   @ApiJsonBodyErrors()
@@ -84,7 +84,8 @@ export class AssetsController {
   @Put(':id')
   @ApiOperation({
     summary: 'Update an asset (editor)',
-    description: 'Any subset of the writable fields; null clears an optional one.',
+    description:
+      'Any subset of the writable fields; null clears an optional one. `origin`, `sources`, `firstSeenAt` and `lastSeenAt` are not writable (400 as unknown properties).',
   })
   @ASSET_ID
   @ApiOkResponse({ type: AssetResponse, description: 'The updated asset' })

@@ -1,17 +1,14 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
-import type { StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
+import type { AssetSourceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
-import {
-  toVulnerabilityResponse,
-  type VulnerabilityResponse,
-} from './dto/vulnerability-response.dto.js';
+import { toVulnerabilityResponse } from './dto/vulnerability-response.dto.js';
 import { v7 as uuidv7 } from 'uuid';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {
@@ -33,6 +30,10 @@ const SELECT_ASSETS = 'SELECT * FROM assets';
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
 const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
+const SELECT_SOURCES = `SELECT asset_id, source FROM asset_sources
+  WHERE asset_id IN (:...assetIds) ORDER BY asset_id, position`;
+// A semi-join driven by the index on asset_sources.source.
+const HAS_SOURCE = 'id IN (SELECT asset_id FROM asset_sources WHERE source = :source)';
 
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {
@@ -43,7 +44,7 @@ function containsPattern(term: string): string {
 export class AssetsService {
   constructor(@InjectRepository(Asset) private readonly assets: Repository<Asset>) {}
 
-  /** One page and the filtered total, in three queries whatever the page size. */
+  /** One page and the filtered total, in four queries whatever the page size. */
   async list(query: ListAssetsQueryDto): Promise<AssetListResponse> {
     const conditions: string[] = [];
     const parameters: Record<string, unknown> = {};
@@ -54,6 +55,10 @@ export class AssetsService {
     if (query.site !== undefined) {
       conditions.push('site = :site');
       parameters.site = query.site;
+    }
+    if (query.source !== undefined) {
+      conditions.push(HAS_SOURCE);
+      parameters.source = query.source;
     }
     if (query.search) {
       const matches = SEARCHED_COLUMNS.map(
@@ -74,17 +79,14 @@ export class AssetsService {
       `${SELECT_ASSETS}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
       { ...parameters, limit: query.limit, offset: query.offset },
     );
-    const vulnerabilities = await this.vulnerabilitiesOf(rows.map((row) => row.id));
-    return {
-      assets: rows.map((row) => toAssetResponse(row, vulnerabilities.get(row.id) ?? [])),
-      total: Number(counted.total),
-    };
+    return { assets: await this.withDetails(rows), total: Number(counted.total) };
   }
 
   async get(id: string): Promise<AssetResponse> {
     const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id });
     if (!row) throw new NotFoundException(`asset ${id} not found`);
-    return toAssetResponse(row, (await this.vulnerabilitiesOf([id])).get(id) ?? []);
+    const [asset] = await this.withDetails([row]);
+    return asset;
   }
 
   async create(dto: CreateAssetDto): Promise<AssetResponse> {
@@ -100,6 +102,9 @@ export class AssetsService {
       site: dto.site ?? null,
       osVersion: dto.os_version ?? null,
       source: null,
+      origin: 'manual',
+      firstSeenAt: null,
+      lastSeenAt: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -136,19 +141,36 @@ export class AssetsService {
     return manager.query<T[]>(query, values);
   }
 
-  /** The vulnerabilities of several assets in one query, by asset id. */
-  private async vulnerabilitiesOf(
-    assetIds: string[],
-  ): Promise<Map<string, VulnerabilityResponse[]>> {
-    const byAsset = new Map<string, VulnerabilityResponse[]>();
-    if (assetIds.length === 0) return byAsset;
-    const rows = await this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds });
-    for (const row of rows) {
-      const vulnerability = toVulnerabilityResponse(row);
-      const list = byAsset.get(row.asset_id);
-      if (list) list.push(vulnerability);
-      else byAsset.set(row.asset_id, [vulnerability]);
-    }
-    return byAsset;
+  /**
+   * The answers for stored rows: their vulnerabilities and their sources read in one query each,
+   * whatever the number of rows (side by side: on PostgreSQL, on two connections of the pool).
+   */
+  private async withDetails(rows: StoredAssetRow[]): Promise<AssetResponse[]> {
+    if (rows.length === 0) return [];
+    const assetIds = rows.map((row) => row.id);
+    const [vulnerabilityRows, sourceRows] = await Promise.all([
+      this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds }),
+      this.run<AssetSourceRow>(SELECT_SOURCES, { assetIds }),
+    ]);
+    const vulnerabilities = groupByAsset(vulnerabilityRows, toVulnerabilityResponse);
+    const sources = groupByAsset(sourceRows, (row) => row.source);
+    return rows.map((row) =>
+      toAssetResponse(row, vulnerabilities.get(row.id) ?? [], sources.get(row.id) ?? []),
+    );
   }
+}
+
+/** Rows of several assets, mapped and grouped by asset id, in their order. */
+function groupByAsset<R extends { asset_id: string }, T>(
+  rows: R[],
+  map: (row: R) => T,
+): Map<string, T[]> {
+  const byAsset = new Map<string, T[]>();
+  for (const row of rows) {
+    const value = map(row);
+    const list = byAsset.get(row.asset_id);
+    if (list) list.push(value);
+    else byAsset.set(row.asset_id, [value]);
+  }
+  return byAsset;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AssetSource } from '../../src/assets/asset-source.entity.js';
 import { Asset } from '../../src/assets/asset.entity.js';
 import { Vulnerability } from '../../src/assets/vulnerability.entity.js';
 import { Relation, RelationDirection } from '../../src/relations/relation.entity.js';
@@ -6,19 +7,47 @@ import { expectErrorBody, TestApp } from '../support/test-app.js';
 
 const ASSET_KEYS = [
   'createdAt',
+  'firstSeenAt',
   'id',
   'ip',
+  'lastSeenAt',
   'model',
   'name',
+  'origin',
   'os_version',
   'risk_score',
   'site',
   'source',
+  'sources',
   'type',
   'updatedAt',
   'vendor',
   'vulnerabilities',
 ];
+
+/** What an asset made through the API shows of its provenance. */
+const MANUAL = { origin: 'manual', sources: [], firstSeenAt: null, lastSeenAt: null };
+
+/**
+ * Gives a stored asset the provenance an ingestion writes, straight into the database (feeds
+ * listed in the order they first reported it).
+ */
+async function markIngested(
+  t: TestApp,
+  id: string,
+  sources: string[],
+  seen = {
+    first: new Date('2026-01-02T03:04:05.678Z'),
+    last: new Date('2026-02-03T04:05:06.789Z'),
+  },
+): Promise<void> {
+  await t.dataSource
+    .getRepository(Asset)
+    .update(id, { origin: 'ingest', firstSeenAt: seen.first, lastSeenAt: seen.last });
+  // Inserted last position first: the answer's order is the positions', not the rows'.
+  const rows = sources.map((source, position) => ({ assetId: id, source, position }));
+  if (rows.length > 0) await t.dataSource.getRepository(AssetSource).insert(rows.reverse());
+}
 
 describe('assets', () => {
   let t: TestApp;
@@ -63,6 +92,7 @@ describe('assets', () => {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         source: null,
         vulnerabilities: [],
+        ...MANUAL,
         createdAt: expect.any(String),
         updatedAt: created.createdAt,
       });
@@ -113,6 +143,18 @@ describe('assets', () => {
         'vulnerabilities (written by ingestion only)',
         { name: 'x', vulnerabilities: [] },
         /^vulnerabilities /,
+      ],
+      ['an origin (set by the service)', { name: 'x', origin: 'ingest' }, /^origin is not an/],
+      ['sources (written by ingestion only)', { name: 'x', sources: ['f'] }, /^sources is not an/],
+      [
+        'a firstSeenAt (written by ingestion only)',
+        { name: 'x', firstSeenAt: '2026-01-01T00:00:00.000Z' },
+        /^firstSeenAt is not an accepted property/,
+      ],
+      [
+        'a lastSeenAt (written by ingestion only)',
+        { name: 'x', lastSeenAt: null },
+        /^lastSeenAt is not an accepted property/,
       ],
       ['an unknown property', { name: 'x', color: 'red' }, /^color is not an accepted property/],
     ];
@@ -173,13 +215,53 @@ describe('assets', () => {
       ['an invalid ip', { ip: 'nope' }, /^ip /],
       ['a risk_score over 100', { risk_score: 1000 }, /^risk_score /],
       ['an unknown property', { owner: 'me' }, /^owner is not an accepted property/],
+      ['an origin', { origin: 'manual' }, /^origin is not an accepted property/],
+      ['sources', { sources: [] }, /^sources is not an accepted property/],
+      ['a firstSeenAt', { firstSeenAt: null }, /^firstSeenAt is not an accepted property/],
+      [
+        'a lastSeenAt beside a valid field',
+        { name: 'renamed', lastSeenAt: '2026-03-01T00:00:00.000Z' },
+        /^lastSeenAt is not an accepted property/,
+      ],
     ])('refuses %s with 400, changing nothing', async (_c, body, message) => {
-      const created = await create({ name: 'stable', ip: '10.2.0.1', risk_score: 5 });
-      const response = await t.request('PUT', `/api/assets/${created.id}`, { token: editor, body });
+      const { id } = await create({ name: 'stable', ip: '10.2.0.1', risk_score: 5 });
+      await markIngested(t, id, ['feed-a']);
+      const created = (await t.request('GET', `/api/assets/${id}`, { token: viewer })).body;
+      const response = await t.request('PUT', `/api/assets/${id}`, { token: editor, body });
       expect(response.status).toBe(400);
       expectErrorBody(response, message);
-      const fetched = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });
+      const fetched = await t.request('GET', `/api/assets/${id}`, { token: viewer });
       expect(fetched.body).toEqual(created);
+    });
+
+    it("keeps an ingested asset's origin, sources and sightings", async () => {
+      const { id } = await create({ name: 'scanned', vendor: 'HP' });
+      await markIngested(t, id, ['nmap-dmz', 'nessus-weekly']);
+      const response = await t.request('PUT', `/api/assets/${id}`, {
+        token: editor,
+        body: { name: 'scanned-renamed', vendor: null },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({
+        name: 'scanned-renamed',
+        vendor: null,
+        origin: 'ingest',
+        sources: ['nmap-dmz', 'nessus-weekly'],
+        firstSeenAt: '2026-01-02T03:04:05.678Z',
+        lastSeenAt: '2026-02-03T04:05:06.789Z',
+      });
+      const fetched = await t.request('GET', `/api/assets/${id}`, { token: viewer });
+      expect(fetched.body).toEqual(response.body);
+    });
+
+    it("keeps a manual asset's provenance", async () => {
+      const { id } = await create({ name: 'typed-in' });
+      const response = await t.request('PUT', `/api/assets/${id}`, {
+        token: editor,
+        body: { site: 'lyon' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ site: 'lyon', ...MANUAL });
     });
 
     it('is 404 for an unknown id', async () => {
@@ -244,6 +326,29 @@ describe('assets', () => {
   });
 
   describe('GET /api/assets/:id', () => {
+    it('carries the provenance: origin, sources in the order feeds first reported it, sightings', async () => {
+      const { id } = await create({ name: 'seen' });
+      const first = new Date('2025-12-31T23:59:59.001Z');
+      const last = new Date('2026-11-24T05:00:00.000Z');
+      await markIngested(t, id, ['zeta-feed', 'alpha-feed', 'mid-feed'], { first, last });
+      const response = await t.request('GET', `/api/assets/${id}`, { token: viewer });
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body).sort()).toEqual(ASSET_KEYS);
+      expect(response.body).toMatchObject({
+        origin: 'ingest',
+        sources: ['zeta-feed', 'alpha-feed', 'mid-feed'],
+        firstSeenAt: first.toISOString(),
+        lastSeenAt: last.toISOString(),
+      });
+    });
+
+    it('shows an ingested asset without sources with an empty list', async () => {
+      const { id } = await create({ name: 'no-feed' });
+      await markIngested(t, id, []);
+      const response = await t.request('GET', `/api/assets/${id}`, { token: viewer });
+      expect(response.body).toMatchObject({ origin: 'ingest', sources: [] });
+    });
+
     it('carries the vulnerabilities', async () => {
       const created = await create({ name: 'vulnerable' });
       await t.dataSource.getRepository(Vulnerability).insert({
@@ -326,6 +431,7 @@ describe('GET /api/assets', () => {
   let t: TestApp;
   let token: string;
   const names: string[] = [];
+  const ids: string[] = [];
 
   beforeAll(async () => {
     t = await TestApp.start();
@@ -347,6 +453,12 @@ describe('GET /api/assets', () => {
         },
       });
       expect(response.status).toBe(201);
+      ids.push(response.body.id as string);
+    }
+    // Feeds: nmap-dmz reports every 4th, nessus every 5th (host-00 and host-20 by both).
+    for (let i = 0; i < 25; i++) {
+      const sources = [...(i % 4 === 0 ? ['nmap-dmz'] : []), ...(i % 5 === 0 ? ['nessus'] : [])];
+      if (sources.length > 0) await markIngested(t, ids[i], sources);
     }
   });
   afterAll(async () => {
@@ -365,6 +477,71 @@ describe('GET /api/assets', () => {
     expect(body.total).toBe(25);
     expect(body.assets.map((a) => a.name)).toEqual(names);
     expect(body.assets[0].vulnerabilities).toEqual([]);
+  });
+
+  it('shows the provenance of every listed asset, as the asset itself does', async () => {
+    const { assets } = await list('?limit=25');
+    expect(assets.map((a) => a.sources)).toEqual(
+      names.map((_n, i) => [
+        ...(i % 4 === 0 ? ['nmap-dmz'] : []),
+        ...(i % 5 === 0 ? ['nessus'] : []),
+      ]),
+    );
+    for (const asset of assets) {
+      expect(Object.keys(asset).sort()).toEqual(ASSET_KEYS);
+      const fetched = await t.request('GET', `/api/assets/${asset.id}`, { token });
+      expect(fetched.body).toEqual(asset);
+      if (asset.sources.length === 0) expect(asset).toMatchObject(MANUAL);
+      else expect(asset).toMatchObject({ origin: 'ingest', firstSeenAt: expect.any(String) });
+    }
+  });
+
+  it('filters by source: the assets whose sources hold it, total counting them', async () => {
+    const nmap = await list('?source=nmap-dmz');
+    expect(nmap.assets.map((a) => a.name)).toEqual(hosts((i) => i % 4 === 0));
+    expect(nmap.total).toBe(7);
+    // Held second in host-00's and host-20's list, first in the others'.
+    const nessus = await list('?source=nessus');
+    expect(nessus.assets.map((a) => a.name)).toEqual(hosts((i) => i % 5 === 0));
+    expect(nessus.assets[0].sources).toEqual(['nmap-dmz', 'nessus']);
+    // Exact: neither a different case nor a part of the name, nor LIKE's wildcards.
+    for (const other of ['NMAP-DMZ', 'nmap', 'nmap%25', 'nmap-dm_', 'unknown-feed']) {
+      expect(await list(`?source=${other}`)).toEqual({ assets: [], total: 0 });
+    }
+  });
+
+  it('combines source with the other filters, the sort and paging', async () => {
+    const servers = await list('?source=nessus&type=server');
+    expect(servers.assets.map((a) => a.name)).toEqual(['host-00', 'host-10', 'host-20']);
+    expect(servers.total).toBe(3);
+    const lyon = await list('?source=nessus&type=server&site=lyon');
+    expect(lyon.assets.map((a) => a.name)).toEqual(['host-10']);
+    const searched = await list('?source=nessus&search=HOST-1');
+    expect(searched.assets.map((a) => a.name)).toEqual(['host-10', 'host-15']);
+    expect(searched.total).toBe(2);
+
+    const all = hosts((i) => i % 4 === 0);
+    const page = await list('?source=nmap-dmz&limit=3&offset=3');
+    expect(page.assets.map((a) => a.name)).toEqual(all.slice(3, 6));
+    expect(page.total).toBe(7);
+    const last = await list('?source=nmap-dmz&limit=3&offset=6');
+    expect(last.assets.map((a) => a.name)).toEqual(all.slice(6));
+    expect((await list('?source=nmap-dmz&offset=7')).assets).toEqual([]);
+    const descending = await list('?source=nmap-dmz&sort=-name&limit=2');
+    expect(descending.assets.map((a) => a.name)).toEqual([...all].reverse().slice(0, 2));
+    expect(descending.total).toBe(7);
+  });
+
+  it('filters by a source of 100 characters', async () => {
+    const long = 'f'.repeat(100);
+    await markIngested(t, ids[3], [long]);
+    try {
+      const body = await list(`?source=${long}`);
+      expect(body.assets.map((a) => a.name)).toEqual(['host-03']);
+      expect(body.assets[0].sources).toEqual([long]);
+    } finally {
+      await t.dataSource.getRepository(AssetSource).delete({ assetId: ids[3] });
+    }
   });
 
   it('pages without overlap or gap, total counting every match', async () => {
@@ -460,6 +637,7 @@ describe('GET /api/assets', () => {
       const large = await count('?limit=25');
       expect(small).toBeGreaterThan(0);
       expect(large).toBe(small);
+      expect(await count('?limit=25&source=nmap-dmz')).toBe(small);
     } finally {
       logger.logQuery = original;
       Object.assign(t.dataSource.options, { logging: false });
@@ -482,6 +660,10 @@ describe('GET /api/assets', () => {
     ['sort=--name', /^sort /],
     ['search=' + 's'.repeat(256), /^search /],
     ['page=2', /^page is not an accepted property/],
+    ['source=', /^source must be 1 to 100 characters long/],
+    ['source=' + 's'.repeat(101), /^source must be 1 to 100 characters long/],
+    ['source=a&source=b', /^source must be a string/],
+    ['source=a%00b', /^source must not contain NUL characters/],
   ])('refuses ?%s with 400 naming the parameter', async (query, message) => {
     const response = await t.request('GET', `/api/assets?${query}`, { token });
     expect(response.status).toBe(400);

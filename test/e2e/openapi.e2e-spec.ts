@@ -294,11 +294,38 @@ describe('OpenAPI document', () => {
         'os_version',
         'source',
         'vulnerabilities',
+        'origin',
+        'sources',
+        'firstSeenAt',
+        'lastSeenAt',
         'createdAt',
         'updatedAt',
       ].sort(),
     );
     expect(asset.properties.ip).toMatchObject({ type: 'string', nullable: true });
+    expect(asset.properties.origin).toMatchObject({
+      allOf: [{ $ref: '#/components/schemas/AssetOrigin' }],
+    });
+    expect(document.components.schemas.AssetOrigin.enum).toEqual(['manual', 'ingest']);
+    expect(asset.properties.sources).toMatchObject({ type: 'array', items: { type: 'string' } });
+    for (const sighting of ['firstSeenAt', 'lastSeenAt']) {
+      expect(asset.properties[sighting]).toMatchObject({
+        type: 'string',
+        format: 'date-time',
+        nullable: true,
+      });
+    }
+    expect(asset.required).toEqual(
+      expect.arrayContaining(['origin', 'sources', 'firstSeenAt', 'lastSeenAt']),
+    );
+    const sourceFilter = document.paths['/api/assets'].get.parameters.find(
+      (parameter: { name: string }) => parameter.name === 'source',
+    );
+    expect(sourceFilter).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 100 },
+    });
     expect(asset.properties.vulnerabilities).toMatchObject({
       type: 'array',
       items: { $ref: '#/components/schemas/VulnerabilityResponse' },

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isoTimestamp, type StoredAssetRow } from '../asset-rows.js';
+import { isoTimestamp, isoTimestampOrNull, type StoredAssetRow } from '../asset-rows.js';
+import { ASSET_ORIGINS, type AssetOrigin } from '../asset.entity.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 
 export class AssetResponse {
@@ -44,6 +45,41 @@ export class AssetResponse {
   @ApiProperty({ type: () => [VulnerabilityResponse], description: 'Possibly empty' })
   vulnerabilities: VulnerabilityResponse[];
 
+  @ApiProperty({
+    enum: ASSET_ORIGINS,
+    enumName: 'AssetOrigin',
+    description:
+      'manual: created through POST /api/assets; ingest: created by an ingestion. Never changes',
+    example: 'ingest',
+  })
+  origin: AssetOrigin;
+
+  @ApiProperty({
+    type: [String],
+    description:
+      'The ingestion feeds (options.source) that report the asset, in the order they first did; empty when none',
+    example: ['nmap-dmz', 'nessus-weekly'],
+  })
+  sources: string[];
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When an ingestion with a source first named the asset; null if never',
+    example: '2026-11-02T08:00:00.000Z',
+  })
+  firstSeenAt: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When an ingestion with a source last named the asset; null if never',
+    example: '2026-11-24T08:00:00.000Z',
+  })
+  lastSeenAt: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
@@ -51,10 +87,14 @@ export class AssetResponse {
   updatedAt: string;
 }
 
-/** The one mapping of a stored asset to its answer, from a row as raw SQL reads it. */
+/**
+ * The one mapping of a stored asset to its answer, from a row as raw SQL reads it, with its
+ * vulnerabilities and its sources (in position order) read beside it.
+ */
 export function toAssetResponse(
   row: StoredAssetRow,
   vulnerabilities: VulnerabilityResponse[],
+  sources: string[],
 ): AssetResponse {
   return {
     id: row.id,
@@ -68,6 +108,10 @@ export function toAssetResponse(
     os_version: row.os_version,
     source: row.source,
     vulnerabilities,
+    origin: row.origin,
+    sources,
+    firstSeenAt: isoTimestampOrNull(row.first_seen_at),
+    lastSeenAt: isoTimestampOrNull(row.last_seen_at),
     createdAt: isoTimestamp(row.created_at),
     updatedAt: isoTimestamp(row.updated_at),
   };

@@ -1,7 +1,10 @@
 import { Field } from '../../common/field-rules/field.decorator.js';
 import { ASSET_FIELDS } from '../../common/field-rules/inventory-fields.js';
 
-/** `id`, `source` and `vulnerabilities` are not writable here: ingestion writes them. */
+/**
+ * `id`, `source`, `vulnerabilities`, `sources` and the sightings are not writable here: ingestion
+ * writes them; `origin` is set once, when the asset is created.
+ */
 export class CreateAssetDto {
   @Field(ASSET_FIELDS.name)
   name: string;

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { ASSET_FIELDS } from '../../common/field-rules/inventory-fields.js';
+import { Field } from '../../common/field-rules/field.decorator.js';
+import { ASSET_FIELDS, SOURCE_RULE } from '../../common/field-rules/inventory-fields.js';
 import { IsOptionalText } from '../../common/validators/text.validator.js';
 import {
   IsPageLimit,
@@ -68,6 +69,13 @@ export class ListAssetsQueryDto {
     example: 'paris',
   })
   site?: string;
+
+  /** Assets whose `sources` hold this feed. */
+  @Field(SOURCE_RULE, {
+    required: false,
+    description: 'Assets whose sources hold this feed (an ingestion source, exact)',
+  })
+  source?: string;
 
   /** A field, `-` in front for descending. */
   @IsOptional()

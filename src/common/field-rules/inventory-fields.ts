@@ -32,6 +32,12 @@ export const ASSET_FIELDS = {
   os_version: optionalTextRule(255, { example: 'IOS-XE 17.9' }),
 };
 
+/**
+ * The name of an ingestion feed: the ingestion's `options.source`, an entry of an asset's
+ * `sources`, and the list's `source` filter. The width of the asset_sources column.
+ */
+export const SOURCE_RULE = textRule(1, 100, { example: 'nmap-dmz' });
+
 export const VULNERABILITY_FIELDS = {
   id: textRule(1, 64, { example: 'CVE-2024-3400' }),
   score: numberRule(0, 10, { nullable: true, example: 10 }),
