@@ -32,8 +32,11 @@ const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(publis
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
 const SELECT_SOURCES = `SELECT asset_id, source FROM asset_sources
   WHERE asset_id IN (:...assetIds) ORDER BY asset_id, position`;
-// A semi-join driven by the index on asset_sources.source.
-const HAS_SOURCE = 'id IN (SELECT asset_id FROM asset_sources WHERE source = :source)';
+// A probe of asset_sources' primary key per asset, keeping the page's index order. Driving from
+// the index on source instead (IN) is faster for a feed that reports few assets but, without
+// statistics, SQLite then looks up and sorts every asset of a feed that reports most of them.
+const HAS_SOURCE =
+  'EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset_id = assets.id AND s.source = :source)';
 
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {
