@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isoTimestamp } from './asset-rows.js';
+import { isoTimestamp, isoTimestampOrNull } from './asset-rows.js';
 
 describe('isoTimestamp', () => {
   it('rewrites the UTC text TypeORM and ingestion store in SQLite', () => {
@@ -15,5 +15,13 @@ describe('isoTimestamp', () => {
     expect(isoTimestamp(new Date(Date.UTC(2026, 10, 22, 6, 3, 25, 7)))).toBe(
       '2026-11-22T06:03:25.007Z',
     );
+  });
+});
+
+describe('isoTimestampOrNull', () => {
+  it('keeps a missing sighting null and formats a present one as isoTimestamp does', () => {
+    expect(isoTimestampOrNull(null)).toBeNull();
+    expect(isoTimestampOrNull('2026-11-22 06:03:25.777')).toBe('2026-11-22T06:03:25.777Z');
+    expect(isoTimestampOrNull(new Date(Date.UTC(2026, 0, 2)))).toBe('2026-01-02T00:00:00.000Z');
   });
 });
