@@ -275,10 +275,12 @@ describe('assets', () => {
   });
 
   describe('DELETE /api/assets/:id', () => {
-    it('answers 204 and deletes the asset with its vulnerabilities and relations', async () => {
+    it('answers 204 and deletes the asset with its vulnerabilities, sources and relations', async () => {
       const a = await create({ name: 'a' });
       const b = await create({ name: 'b' });
       const c = await create({ name: 'c' });
+      await markIngested(t, a.id, ['feed-1', 'feed-2']);
+      await markIngested(t, b.id, ['feed-1']);
       await t.dataSource.getRepository(Vulnerability).insert([
         {
           assetId: a.id,
@@ -316,6 +318,8 @@ describe('assets', () => {
       expect(vulnerabilities.map((v) => v.assetId)).toContain(b.id);
       const relations = await t.dataSource.query<{ id: string }[]>('SELECT id FROM relations');
       expect(relations.map((r) => r.id).sort()).toEqual(['r3']);
+      const sources = await t.dataSource.getRepository(AssetSource).findBy({ source: 'feed-1' });
+      expect(sources.map((s) => s.assetId)).toEqual([b.id]);
     });
 
     it('is 404 for an unknown id', async () => {
