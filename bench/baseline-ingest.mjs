@@ -1,5 +1,7 @@
 // The ingestion baselines: JSON.parse of the same body, then the same rows written in one
-// transaction into an empty database at the service's schema, foreign keys checked.
+// transaction into an empty database at the service's schema, foreign keys checked, as a first
+// ingestion with a source writes them: assets of origin 'ingest', first and last seen now, each
+// with one asset_sources row (the payload's source, position 0).
 //   raw:  the raw driver's usual fast path (better-sqlite3: one prepared statement run per row;
 //         pg: one array parameter per column, expanded by unnest, 10,000 rows a statement).
 //   bulk: the strongest raw way known, the limit (SQLite: the secondary indexes dropped, rows
@@ -30,9 +32,14 @@ const TABLES = {
     'site',
     'os_version',
     'source',
+    'origin',
+    'first_seen_at',
+    'last_seen_at',
     'created_at',
     'updated_at',
   ],
+  // After assets: its rows name them.
+  asset_sources: ['asset_id', 'source', 'position'],
   vulnerabilities: ['asset_id', 'id', 'score', 'summary', 'published_date'],
   relations: [
     'id',
@@ -49,7 +56,10 @@ const TABLES = {
 const PG_TYPES = {
   risk_score: 'integer',
   score: 'double precision',
+  position: 'integer',
   published_date: 'date',
+  first_seen_at: 'timestamptz',
+  last_seen_at: 'timestamptz',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
 };
@@ -57,6 +67,8 @@ const ROWS_PER_STATEMENT = { raw: 1, bulk: 100 };
 
 function rowsOf(payload) {
   const now = db.kind === 'postgres' ? new Date().toISOString() : db.timestamp(new Date());
+  const { source } = payload.options;
+  if (!source) throw new Error('the payload names no options.source');
   return {
     assets: payload.assets.map((a) => [
       a.id,
@@ -68,10 +80,14 @@ function rowsOf(payload) {
       a.risk_score,
       a.site,
       a.os_version,
-      'bench',
+      source,
+      'ingest',
+      now,
+      now,
       now,
       now,
     ]),
+    asset_sources: payload.assets.map((a) => [a.id, source, 0]),
     vulnerabilities: payload.assets.flatMap((a) =>
       a.vulnerabilities.map((v) => [a.id, v.id, v.score, v.summary, v.publishedDate]),
     ),

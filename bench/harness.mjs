@@ -15,7 +15,7 @@ const ADMIN_PASSWORD = 'bench-admin-password';
 /** The service's default INGEST_MAX_BYTES: the bench never raises it. */
 export const INGEST_MAX_BYTES = 64 * 1024 * 1024;
 /** The tables an ingestion writes, children first. */
-const INGESTED_TABLES = ['relations', 'vulnerabilities', 'assets'];
+const INGESTED_TABLES = ['relations', 'vulnerabilities', 'asset_sources', 'assets'];
 
 export function createHarness({ root, work, pgUrl, log }) {
   const children = [];
@@ -216,9 +216,18 @@ export async function ingest(service, body) {
   const ms = performance.now() - started;
   done = true;
   await probe;
-  const result = JSON.parse(response.text);
-  if (response.status !== 200) throw new Error(`ingestion failed: ${response.text}`);
-  return { ms, worstHealthMs: worst, stats: result.stats };
+  if (response.status !== 200) throw new IngestRefused(response.status, response.text);
+  const answer = JSON.parse(response.text);
+  return { ms, worstHealthMs: worst, stats: answer.stats, dryRun: answer.dryRun };
+}
+
+/** An ingestion answered with another status than 200: `status`, and the answer's `text`. */
+export class IngestRefused extends Error {
+  constructor(status, text) {
+    super(`ingestion answered ${status}: ${text}`);
+    this.status = status;
+    this.text = text;
+  }
 }
 
 /** The round whose `ratio(round)` is the median one (rounds: an odd number). */

@@ -1,5 +1,6 @@
 // Shared by the benchmark's processes: database access through the raw drivers.
 import Database from 'better-sqlite3';
+import { Buffer } from 'node:buffer';
 import pg from 'pg';
 
 /** `sqlite:<file>` or a postgres:// URL, as DATABASE_URL takes. */
@@ -32,7 +33,7 @@ export function openRaw(url) {
   };
 }
 
-/** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities. */
+/** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities, sources. */
 export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
   const columns = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
   const where = search
@@ -44,21 +45,29 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     `SELECT * FROM assets ${where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`,
     [...params, limit, offset],
   );
-  const vulnerabilities = rows.length
-    ? await db.all(
-        `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities WHERE asset_id IN (${rows.map(() => '?').join(', ')}) ORDER BY asset_id, id`,
-        rows.map((row) => row.id),
-      )
-    : [];
-  const byAsset = new Map();
-  for (const v of vulnerabilities) {
-    if (!byAsset.has(v.asset_id)) byAsset.set(v.asset_id, []);
-    byAsset
-      .get(v.asset_id)
-      .push({ id: v.id, score: v.score, summary: v.summary, publishedDate: v.published_date });
-  }
+  /** The page's assets' rows of `sql` (its `?` the ids), grouped by asset_id through `map`. */
+  const byAsset = async (sql, map) => {
+    const grouped = new Map();
+    if (!rows.length) return grouped;
+    const ids = rows.map((row) => row.id);
+    for (const row of await db.all(sql.replace('?', ids.map(() => '?').join(', ')), ids)) {
+      if (!grouped.has(row.asset_id)) grouped.set(row.asset_id, []);
+      grouped.get(row.asset_id).push(map(row));
+    }
+    return grouped;
+  };
+  const vulnerabilities = await byAsset(
+    'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities WHERE asset_id IN (?) ORDER BY asset_id, id',
+    (v) => ({ id: v.id, score: v.score, summary: v.summary, publishedDate: v.published_date }),
+  );
+  const sources = await byAsset(
+    'SELECT asset_id, source FROM asset_sources WHERE asset_id IN (?) ORDER BY asset_id, position',
+    (s) => s.source,
+  );
   const iso = (value) =>
-    new Date(typeof value === 'string' ? `${value.replace(' ', 'T')}Z` : value).toISOString();
+    value === null
+      ? null
+      : new Date(typeof value === 'string' ? `${value.replace(' ', 'T')}Z` : value).toISOString();
   return {
     assets: rows.map((row) => ({
       id: row.id,
@@ -71,7 +80,11 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
       site: row.site,
       os_version: row.os_version,
       source: row.source,
-      vulnerabilities: byAsset.get(row.id) ?? [],
+      origin: row.origin,
+      sources: sources.get(row.id) ?? [],
+      vulnerabilities: vulnerabilities.get(row.id) ?? [],
+      firstSeenAt: iso(row.first_seen_at),
+      lastSeenAt: iso(row.last_seen_at),
       createdAt: iso(row.created_at),
       updatedAt: iso(row.updated_at),
     })),
@@ -113,4 +126,20 @@ export function makePayload(count) {
     });
   }
   return { options: { mode: 'merge', source: 'bench' }, assets, relations };
+}
+
+/**
+ * A payload's bytes with `extra` added to its options, the rest of the body left as it is: the
+ * payloads of makePayload start with their options, a flat object.
+ */
+export function withOptions(body, extra) {
+  const head = '{"options":';
+  const end = body.indexOf('}') + 1;
+  if (!body.subarray(0, head.length).equals(Buffer.from(head)) || end === 0)
+    throw new Error('the body does not start with its options');
+  const options = JSON.parse(body.subarray(head.length, end).toString());
+  return Buffer.concat([
+    Buffer.from(`${head}${JSON.stringify({ ...options, ...extra })}`),
+    body.subarray(end),
+  ]);
 }
