@@ -168,22 +168,28 @@ describeWithTools('the README tour', () => {
       .map((step, index) => `${forThisService(step.script)}printf '\\n%s\\n' '${marker(index)}'\n`)
       .join('');
     const run = await runBash(dir, script);
-    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({
-      code: 0,
-      stderr: '',
-    });
 
+    // Each block that ran to its end is compared; a failure names the block that stopped.
     let rest = run.stdout;
     const problems: string[] = [];
+    let stoppedIn: string | null = null;
     for (const [index, step] of steps.entries()) {
       const end = rest.indexOf(`\n${marker(index)}\n`);
-      expect(end).toBeGreaterThanOrEqual(0);
+      if (end < 0) {
+        stoppedIn = `step ${index + 1}: ${step.script}`;
+        break;
+      }
       const output = rest.slice(0, end).replace(/^\n+/, '').trimEnd();
       rest = rest.slice(end + marker(index).length + 2);
       const problem = step.answer ? answerMismatch(step.answer, output) : null;
       if (problem) problems.push(`step ${index + 1} (${step.script.split('\n')[0]}): ${problem}`);
     }
-    expect(problems).toEqual([]);
+    expect({
+      code: run.code,
+      stderr: run.code === 0 ? '' : run.stderr,
+      stoppedIn,
+      problems,
+    }).toEqual({ code: 0, stderr: '', stoppedIn: null, problems: [] });
   });
 
   it('stops at a failed login with a message, before any other request', async () => {
