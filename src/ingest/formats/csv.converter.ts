@@ -17,7 +17,8 @@ const CSV_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 const CSV_REFUSALS: Record<string, string> = {
-  CSV_INVALID_OPENING_QUOTE: 'a quote opens inside a field that is not quoted',
+  // csv-parse names this one without its CSV_ prefix.
+  INVALID_OPENING_QUOTE: 'a quote opens inside a field that is not quoted',
   CSV_INVALID_CLOSING_QUOTE:
     'a closing quote is followed by something other than a comma or a line end',
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
