@@ -80,6 +80,13 @@ describe('XML bodies', () => {
     );
   });
 
+  it('refuses elements nested deeper than a JSON body may nest', () => {
+    expect(refusal(`<nmaprun>${'<x>'.repeat(199)}`)).toMatch(/^the XML body is not well formed/);
+    expect(refusal(`<nmaprun>${'<x>'.repeat(200)}`)).toBe(
+      'the XML body nests deeper than 200 elements',
+    );
+  });
+
   it('accepts a UTF-8 byte order mark', () => {
     expect(convertAll(new XmlConverter(), Buffer.from('\ufeff<nmaprun/>'))).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { MAX_BODY_DEPTH } from '../../common/json-depth.js';
 import type { ConvertedItem, ScannerConverter, ScannerFormat } from './converted-item.js';
 import { FormatError } from './format-error.js';
 import { NessusXmlConverter } from './nessus-xml.converter.js';
@@ -96,6 +97,11 @@ export class XmlConverter implements ScannerConverter {
   }
 
   private open(tag: SaxesTagPlain): void {
+    // The parser keeps every open element: a body of nothing but opening tags would otherwise
+    // hold millions of them.
+    if (this.stack.length >= MAX_BODY_DEPTH) {
+      throw new FormatError(`the XML body nests deeper than ${MAX_BODY_DEPTH} elements`);
+    }
     const parent = this.stack[this.stack.length - 1];
     if (!this.handler) {
       const root = ROOTS[tag.name];
