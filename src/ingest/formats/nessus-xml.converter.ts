@@ -22,17 +22,15 @@ interface ReportItem {
   fields: Map<string, string>;
 }
 
-class NessusHost {
-  readonly properties = new Map<string, string>();
+interface NessusHost {
+  index: number;
+  /** The ReportHost's `name` attribute. */
+  reportName: string | undefined;
+  properties: Map<string, string>;
   /** One service per (port, protocol): the first item's `svc_name` names it. */
-  readonly services = new Map<string, RawService>();
-  readonly vulnerabilities = new VulnerabilityList();
-  item: ReportItem | null = null;
-
-  constructor(
-    readonly index: number,
-    readonly reportName: string | undefined,
-  ) {}
+  services: Map<string, RawService>;
+  vulnerabilities: VulnerabilityList;
+  item: ReportItem | null;
 }
 
 function publishedDate(text: string | undefined): string | null {
@@ -57,7 +55,14 @@ export class NessusXmlConverter implements XmlHandler {
 
   open(name: string, attributes: Record<string, string>, parent: string | undefined): void {
     if (name === 'ReportHost' && parent === 'Report') {
-      this.host = new NessusHost(this.hostCount++, presentText(attributes.name));
+      this.host = {
+        index: this.hostCount++,
+        reportName: presentText(attributes.name),
+        properties: new Map(),
+        services: new Map(),
+        vulnerabilities: new VulnerabilityList(),
+        item: null,
+      };
       return;
     }
     const host = this.host;

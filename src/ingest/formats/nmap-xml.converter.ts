@@ -18,30 +18,44 @@ interface Hop {
 }
 
 /** What one `host` element has said so far. */
-class NmapHost {
-  up = false;
+interface NmapHost {
+  index: number;
+  up: boolean;
   ipv4: string | undefined;
   ipv6: string | undefined;
   hostname: string | undefined;
   vendor: string | undefined;
-  bestOs: OsMatch | null = null;
-  os: OsMatch | null = null;
-  readonly services: RawService[] = [];
-  port: { protocol: string; portid: string; open: boolean; service: RawService | null } | null =
-    null;
+  bestOs: OsMatch | null;
+  os: OsMatch | null;
+  services: RawService[];
+  port: { protocol: string; portid: string; open: boolean; service: RawService | null } | null;
   /** Set once a `vulners` script is met on a port, even one that lists no CVE. */
-  vulnerabilities: VulnerabilityList | null = null;
-  inVulners = false;
+  vulnerabilities: VulnerabilityList | null;
+  inVulners: boolean;
   /** A vulners entry being read: its `elem` values by key. */
-  entry: Map<string, string> | null = null;
-  elemKey: string | null = null;
-  hops: Hop[] | null = null;
+  entry: Map<string, string> | null;
+  elemKey: string | null;
+  hops: Hop[] | null;
+}
 
-  constructor(readonly index: number) {}
-
-  get ip(): string | undefined {
-    return this.ipv4 ?? this.ipv6;
-  }
+function newHost(index: number): NmapHost {
+  return {
+    index,
+    up: false,
+    ipv4: undefined,
+    ipv6: undefined,
+    hostname: undefined,
+    vendor: undefined,
+    bestOs: null,
+    os: null,
+    services: [],
+    port: null,
+    vulnerabilities: null,
+    inVulners: false,
+    entry: null,
+    elemKey: null,
+    hops: null,
+  };
 }
 
 /** A trace hop that is not a scanned host (yet): it becomes an asset at the end. */
@@ -69,7 +83,7 @@ export class NmapXmlConverter implements XmlHandler {
 
   open(name: string, attributes: Record<string, string>, parent: string | undefined): void {
     if (name === 'host' && parent === 'nmaprun') {
-      this.host = new NmapHost(this.hostCount++);
+      this.host = newHost(this.hostCount++);
       return;
     }
     const host = this.host;
@@ -242,8 +256,8 @@ export class NmapXmlConverter implements XmlHandler {
   }
 
   private finish(host: NmapHost): void {
-    const ip = host.ip;
     if (!host.up) return;
+    const ip = host.ipv4 ?? host.ipv6;
     const path = `hosts[${host.index}]`;
     const asset: RawAssetItem = {};
     const name = host.hostname ?? ip;

@@ -39,7 +39,7 @@ function notWellFormed(error: Error): FormatError {
  * entity nobody declared is a well-formedness error.
  */
 export class XmlConverter implements ScannerConverter {
-  format: ScannerFormat | null = null;
+  private format_: ScannerFormat | null = null;
   private readonly parser = new SaxesParser<{ xmlns: false; position: true }>({
     xmlns: false,
     position: true,
@@ -73,6 +73,10 @@ export class XmlConverter implements ScannerConverter {
     });
     parser.on('text', (text) => this.handler?.text(text));
     parser.on('cdata', (text) => this.handler?.text(text));
+  }
+
+  get format(): ScannerFormat | null {
+    return this.format_;
   }
 
   write(chunk: Uint8Array | string): ConvertedItem[] {
@@ -110,7 +114,7 @@ export class XmlConverter implements ScannerConverter {
           `the XML body's root element is <${tag.name}>: expected <nmaprun> (Nmap) or <NessusClientData_v2> (Nessus)`,
         );
       }
-      this.format = root.format;
+      this.format_ = root.format;
       this.handler = root.handler();
     }
     this.stack.push(tag.name);
