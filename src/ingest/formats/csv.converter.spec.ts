@@ -63,6 +63,17 @@ describe('CSV asset tables', () => {
     ]);
   });
 
+  it('takes CRLF, LF and CR line ends mixed in one file', () => {
+    const body = 'name,site\r\na,x\nb,y\rc,z\r\n';
+    for (const chunkSize of [1, 100]) {
+      expect(convert(body, chunkSize).map((item) => [item.path, item.value])).toEqual([
+        ['line 2', { name: 'a', site: 'x' }],
+        ['line 3', { name: 'b', site: 'y' }],
+        ['line 4', { name: 'c', site: 'z' }],
+      ]);
+    }
+  });
+
   it('passes a risk score that is not a number on as written, for the validator to name', () => {
     const [item] = convert('name,risk_score\nx,high\n');
     expect(item.value).toEqual({ name: 'x', risk_score: 'high' });

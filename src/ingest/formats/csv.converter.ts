@@ -47,7 +47,13 @@ export class CsvConverter implements ScannerConverter {
   readonly format = 'csv' as const;
   // Records are taken from the parser's buffer right after each write, so its stream side is
   // only a synchronous queue here.
-  private readonly parser = new Parser({ bom: true, relax_column_count: true });
+  private readonly parser = new Parser({
+    bom: true,
+    relax_column_count: true,
+    // Any line end, mixed: left to itself, csv-parse takes the first one it meets as the only
+    // one, and a file mixing CRLF and LF would run two rows into one, or end cells with a CR.
+    record_delimiter: ['\r\n', '\n', '\r'],
+  });
   /** Decodes only to refuse bytes that are not UTF-8; csv-parse decodes the fields. */
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private header: string[] | null = null;

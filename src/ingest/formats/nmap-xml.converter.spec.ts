@@ -254,6 +254,19 @@ describe('Nmap XML', () => {
     ]);
   });
 
+  it('hands each host out as soon as its element closes, not at the end', () => {
+    const converter = new XmlConverter();
+    const hosts = Array.from({ length: 3 }, (_, i) => upHost(`192.0.2.${i}`)).join('');
+    const [head, tail] = nmaprun(hosts).split('</nmaprun>');
+    expect(converter.write(head.slice(0, -10)).map((item) => item.path)).toEqual([
+      'hosts[0]',
+      'hosts[1]',
+    ]);
+    expect(converter.write(head.slice(-10)).map((item) => item.path)).toEqual(['hosts[2]']);
+    converter.write(`</nmaprun>${tail}`);
+    expect(converter.end()).toEqual([]);
+  });
+
   it('decodes UTF-8 split across chunks', () => {
     const body = Buffer.from(
       nmaprun(
