@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { convertBody, converterFor, type ConvertedSlice } from './convert-body.js';
+import {
+  CONVERT_BYTES_PER_TURN,
+  convertBody,
+  converterFor,
+  type ConvertedSlice,
+} from './convert-body.js';
 import { fixture } from './convert-fixtures.js';
 import { CsvConverter } from './csv.converter.js';
 import { XmlConverter } from './xml.converter.js';
@@ -42,6 +47,26 @@ describe('convertBody', () => {
         direction: 'mono',
       },
     ]);
+  });
+
+  it('feeds a body read whole in pieces, handing its first slice out before the rest is read', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `host-${i},192.0.2.${i % 256}`);
+    const body = Buffer.from(`name,ip\n${rows.join('\n')}\n`);
+    expect(body.length).toBeGreaterThan(2 * CONVERT_BYTES_PER_TURN);
+    const converter = new CsvConverter();
+    const written: number[] = [];
+    const write = converter.write.bind(converter);
+    converter.write = (chunk) => {
+      written.push(chunk.length);
+      return write(chunk);
+    };
+    const slices = convertBody(converter, [body], 100);
+    await slices.next();
+    expect(written).toEqual([CONVERT_BYTES_PER_TURN]);
+    let items = 100;
+    for await (const slice of slices) items += slice.items.length;
+    expect(items).toBe(10_000);
+    expect(written.reduce((sum, length) => sum + length, 0)).toBe(body.length);
   });
 
   it('fills each slice up to sliceSize across chunks', async () => {
