@@ -28,7 +28,13 @@ interface NmapHost {
   bestOs: OsMatch | null;
   os: OsMatch | null;
   services: RawService[];
-  port: { protocol: string; portid: string; open: boolean; service: RawService | null } | null;
+  /** The port being read, with its `service` element's description once read. */
+  port: {
+    protocol: string;
+    portid: string;
+    open: boolean;
+    service: Pick<RawService, 'name' | 'product' | 'version'> | null;
+  } | null;
   /** Set once a `vulners` script is met on a port, even one that lists no CVE. */
   vulnerabilities: VulnerabilityList | null;
   inVulners: boolean;
@@ -121,8 +127,6 @@ export class NmapXmlConverter implements XmlHandler {
       case 'service':
         if (parent === 'port' && host.port) {
           host.port.service = {
-            port: numberOrText(host.port.portid) ?? host.port.portid,
-            protocol: host.port.protocol,
             name: presentText(attributes.name) ?? null,
             product: presentText(attributes.product) ?? null,
             version: presentText(attributes.version) ?? null,
@@ -179,15 +183,11 @@ export class NmapXmlConverter implements XmlHandler {
     } else if (name === 'port' && host.port) {
       const { port } = host;
       if (port.open && SERVICE_PROTOCOLS.has(port.protocol)) {
-        host.services.push(
-          port.service ?? {
-            port: numberOrText(port.portid) ?? port.portid,
-            protocol: port.protocol,
-            name: null,
-            product: null,
-            version: null,
-          },
-        );
+        host.services.push({
+          port: numberOrText(port.portid) ?? port.portid,
+          protocol: port.protocol,
+          ...(port.service ?? { name: null, product: null, version: null }),
+        });
       }
       host.port = null;
     } else if (name === 'osmatch' && host.os) {
