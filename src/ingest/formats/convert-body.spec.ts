@@ -1,0 +1,80 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  CONVERT_BYTES_PER_TURN,
+  convertBody,
+  converterFor,
+  type ConvertedSlice,
+} from './convert-body.js';
+import { fixture } from './convert-fixtures.js';
+import { CsvConverter } from './csv.converter.js';
+import { XmlConverter } from './xml.converter.js';
+
+async function slicesOf(
+  body: Buffer,
+  mediaType: string,
+  sliceSize: number,
+): Promise<ConvertedSlice[]> {
+  const chunks = function* () {
+    for (let start = 0; start < body.length; start += 100) yield body.subarray(start, start + 100);
+  };
+  const slices: ConvertedSlice[] = [];
+  for await (const slice of convertBody(converterFor(mediaType)!, chunks(), sliceSize)) {
+    slices.push(slice);
+  }
+  return slices;
+}
+
+describe('convertBody', () => {
+  it('picks the converter by media type, parameters and case aside', () => {
+    expect(converterFor('application/xml')).toBeInstanceOf(XmlConverter);
+    expect(converterFor('Text/XML; charset=utf-8')).toBeInstanceOf(XmlConverter);
+    expect(converterFor('text/csv')).toBeInstanceOf(CsvConverter);
+    expect(converterFor('application/json')).toBeNull();
+  });
+
+  it("hands out slices of at most sliceSize items, the assets' then the relations', with their names", async () => {
+    const slices = await slicesOf(fixture('nmap/hop-names.xml'), 'text/xml', 1);
+    expect(slices.map(({ part, paths }) => [part, paths])).toEqual([
+      ['assets', ['hosts[0]']],
+      ['assets', ['hosts[0].trace.hop[0]']],
+      ['relations', ['hosts[0].trace.hop[1]']],
+    ]);
+    expect(slices[2].items).toEqual([
+      {
+        sourceAssetIp: '192.0.2.2',
+        targetAssetIp: '198.51.100.10',
+        type: 'route',
+        direction: 'mono',
+      },
+    ]);
+  });
+
+  it('feeds a body read whole in pieces, handing its first slice out before the rest is read', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `host-${i},192.0.2.${i % 256}`);
+    const body = Buffer.from(`name,ip\n${rows.join('\n')}\n`);
+    expect(body.length).toBeGreaterThan(2 * CONVERT_BYTES_PER_TURN);
+    const converter = new CsvConverter();
+    const written: number[] = [];
+    const write = converter.write.bind(converter);
+    converter.write = (chunk) => {
+      written.push(chunk.length);
+      return write(chunk);
+    };
+    const slices = convertBody(converter, [body], 100);
+    await slices.next();
+    expect(written).toEqual([CONVERT_BYTES_PER_TURN]);
+    let items = 100;
+    for await (const slice of slices) items += slice.items.length;
+    expect(items).toBe(10_000);
+    expect(written.reduce((sum, length) => sum + length, 0)).toBe(body.length);
+  });
+
+  it('fills each slice up to sliceSize across chunks', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => `host-${i},192.0.2.${i}`);
+    const body = Buffer.from(`name,ip\n${rows.join('\n')}\n`);
+    const slices = await slicesOf(body, 'text/csv', 10);
+    expect(slices.map((slice) => slice.items.length)).toEqual([10, 10, 5]);
+    expect(slices[2].paths).toEqual(['line 22', 'line 23', 'line 24', 'line 25', 'line 26']);
+    expect(slices[2].items[4]).toEqual({ name: 'host-24', ip: '192.0.2.24' });
+  });
+});

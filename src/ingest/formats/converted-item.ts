@@ -1,0 +1,72 @@
+/*
+ * What the scanner converters produce: the items a JSON body would carry, each with the name
+ * that error messages give it. They are not checked here: the ingestion's validator judges
+ * them as it judges a JSON body's, so that every format obeys the same field rules.
+ */
+
+export type ScannerFormat = 'nmap' | 'nessus' | 'csv';
+
+export interface RawService {
+  /** A number when the scanner wrote digits, else the text as written, for the validator. */
+  port: number | string;
+  protocol: string;
+  name: string | null;
+  product: string | null;
+  version: string | null;
+}
+
+export interface RawVulnerability {
+  id: string;
+  score: number | string | null;
+  summary: string | null;
+  publishedDate: string | null;
+}
+
+/** An asset item, without `id` for the XML formats: it is matched by `ip`. */
+export interface RawAssetItem {
+  id?: string;
+  name?: string;
+  ip?: string;
+  type?: string;
+  vendor?: string;
+  model?: string;
+  risk_score?: number | string;
+  site?: string;
+  os_version?: string;
+  services?: RawService[];
+  vulnerabilities?: RawVulnerability[];
+}
+
+/**
+ * A relation between two assets of the same payload, named by their ip: the assets of a
+ * scanner body have no `id` (they are matched by ip), and every ip a relation names is the ip
+ * of exactly one asset item of the payload.
+ */
+export interface RawRelationItem {
+  sourceAssetIp: string;
+  targetAssetIp: string;
+  type: 'route';
+  direction: 'mono';
+}
+
+export type ConvertedItem =
+  | {
+      part: 'assets';
+      /** The item's name in error messages: `hosts[3]`, `hosts[3].trace.hop[0]`, `line 7`. */
+      path: string;
+      value: RawAssetItem;
+    }
+  | { part: 'relations'; path: string; value: RawRelationItem };
+
+/**
+ * A converter of one body, fed its bytes in order. Every asset comes before any relation.
+ * Throws FormatError for a body it refuses as a whole.
+ */
+export interface ScannerConverter {
+  /** The body's format; null while an XML body's root element is not read yet. */
+  readonly format: ScannerFormat | null;
+  /** The next bytes of the body; returns the items they completed (often none). */
+  write(chunk: Uint8Array | string): ConvertedItem[];
+  /** The body is over: the items left (for Nmap, the trace hops' assets, then relations). */
+  end(): ConvertedItem[];
+}
