@@ -49,32 +49,32 @@ export class RelationChangeDto implements RelationChange {
   fields?: FieldChanges;
 }
 
-const list = (type: () => unknown, description: string) =>
-  ApiProperty({ type, isArray: true, maxItems: 100, description });
+const list = (entry: typeof AssetChangeDto | typeof RelationChangeDto, description: string) =>
+  ApiProperty({ type: () => [entry], maxItems: 100, description });
 
 export class AssetChangeListsDto implements ChangeLists<AssetChange> {
-  @list(() => AssetChangeDto, 'Assets created, in payload order')
+  @list(AssetChangeDto, 'Assets created, in payload order')
   created: AssetChangeDto[];
 
   @list(
-    () => AssetChangeDto,
+    AssetChangeDto,
     "Assets updated, in payload order; then those deleteStale keeps with the payload's source taken out of their sources, in id order",
   )
   updated: AssetChangeDto[];
 
-  @list(() => AssetChangeDto, 'Assets deleted, in id order')
+  @list(AssetChangeDto, 'Assets deleted, in id order')
   deleted: AssetChangeDto[];
 }
 
 export class RelationChangeListsDto implements ChangeLists<RelationChange> {
-  @list(() => RelationChangeDto, 'Relations created, in payload order')
+  @list(RelationChangeDto, 'Relations created, in payload order')
   created: RelationChangeDto[];
 
-  @list(() => RelationChangeDto, 'Relations updated, in payload order')
+  @list(RelationChangeDto, 'Relations updated, in payload order')
   updated: RelationChangeDto[];
 
   @list(
-    () => RelationChangeDto,
+    RelationChangeDto,
     'Relations deleted (unlisted ones among the payload assets, and those of deleted assets), in id order',
   )
   deleted: RelationChangeDto[];

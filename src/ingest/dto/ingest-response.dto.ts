@@ -69,6 +69,54 @@ export class IngestResponse {
     type: () => IngestChangesDto,
     description:
       'What the run changed (or, dry, would change): at most 100 entries per list, created and updated ones in payload order, deleted ones in id order',
+    example: {
+      assets: {
+        created: [{ id: 'web-2', name: 'web-2' }],
+        updated: [
+          {
+            id: 'fw-1',
+            name: 'fw-1',
+            fields: {
+              ip: ['10.0.0.1', '10.0.0.11'],
+              sources: [['cmdb'], ['cmdb', 'nmap-dmz']],
+              vulnerabilities: [
+                [],
+                [
+                  {
+                    id: 'CVE-2024-3400',
+                    score: 10,
+                    summary: 'PAN-OS RCE',
+                    publishedDate: '2024-04-12',
+                  },
+                ],
+              ],
+            },
+          },
+        ],
+        deleted: [{ id: 'old-host', name: 'old-host' }],
+      },
+      relations: {
+        created: [
+          {
+            id: '0193a4f2-7c1e-7d3a-9b0e-2f4c1d5e6a7b',
+            sourceAssetId: 'web-2',
+            targetAssetId: 'fw-1',
+            type: 'route',
+          },
+        ],
+        updated: [
+          {
+            id: '0193a4f2-7c1e-7d3a-9b0e-2f4c1d5e6a7c',
+            sourceAssetId: 'web-1',
+            targetAssetId: 'fw-1',
+            type: 'route',
+            fields: { toPorts: ['443', '443,8443'] },
+          },
+        ],
+        deleted: [],
+      },
+      truncated: false,
+    },
   })
   changes: IngestChangesDto;
 }
