@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -267,6 +269,44 @@ describe('ingestion changes and dry runs', () => {
       expect(stats(dry.stats)).toEqual(stats(real.stats));
       expect(dry.changes).toEqual(real.changes);
       expect(real.stats).toMatchObject({ assetsDeleted: 4, relationsDeleted: 3, assetsCreated: 1 });
+    });
+
+    it('takes no write lock: it answers while the ingestion lock is held in and out of the process', async () => {
+      await seed();
+      const dataSource = t.dataSource as AppDataSource;
+      let releaseLock!: () => void;
+      const held = new Promise<void>((resolve) => (releaseLock = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      // This process's ingestion lock, and the database's: a writer's transaction on SQLite,
+      // the ingestion's advisory lock on PostgreSQL, as another replica's ingestion holds them.
+      const holder = dataSource.exclusiveWrites.run(async () => {
+        if (dataSource.options.type === 'postgres') {
+          const runner = dataSource.createQueryRunner();
+          await runner.connect();
+          await runner.startTransaction();
+          await runner.query('SELECT pg_advisory_xact_lock(7402151001)');
+          locked();
+          await held;
+          await runner.rollbackTransaction();
+          await runner.release();
+        } else {
+          const writer = new Database(dataSource.options.database as string);
+          writer.exec('BEGIN IMMEDIATE');
+          locked();
+          await held;
+          writer.exec('ROLLBACK');
+          writer.close();
+        }
+      });
+      await lockTaken;
+      try {
+        const dry = await ingest(scan({ dryRun: true }));
+        expect(dry.stats).toMatchObject({ assetsCreated: 1, assetsUpdated: 3, assetsDeleted: 1 });
+      } finally {
+        releaseLock();
+        await holder;
+      }
     });
 
     it('refuses what the real run refuses: 400, 403, 409', async () => {
