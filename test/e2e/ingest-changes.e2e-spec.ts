@@ -235,6 +235,26 @@ describe('ingestion changes and dry runs', () => {
       expect(dry.changes.assets.updated).toHaveLength(3);
     });
 
+    it('counts a relation it creates to an asset deleteStale deletes as the real run does', async () => {
+      await seed();
+      // 'old' is named only as a relation's end: stale, deleted with the relation just made.
+      const body = {
+        options: { source: 'nmap', deleteStale: true },
+        assets: [{ id: 'fw' }, { id: 'fresh', name: 'fresh' }],
+        relations: [{ sourceAssetId: 'fresh', targetAssetId: 'old', type: 'probe' }],
+      };
+      const dry = await ingest({ ...body, options: { ...body.options, dryRun: true } });
+      const real = await ingest(body);
+      expect(stats(dry.stats)).toEqual(stats(real.stats));
+      expect(real.stats).toMatchObject({
+        assetsDeleted: 1,
+        relationsCreated: 1,
+        relationsDeleted: 3,
+      });
+      const known = new Set<string>();
+      expect(withoutNewIds(dry, known)).toEqual(withoutNewIds(real, known));
+    });
+
     it('of the same payload again: all unchanged, no sighting moved', async () => {
       await seed();
       await ingest(scan());
