@@ -39,10 +39,19 @@ export interface IngestRelation {
   toPorts?: string | null;
 }
 
+/** How a merge item finds the stored asset it updates. */
+export type IngestMatchKey = 'id' | 'ip';
+
 export interface IngestPayload {
   mode: IngestMode;
   deleteStale: boolean;
   source: string | null;
+  /** Plan and answer only: nothing is written. */
+  dryRun: boolean;
+  /** The most assets the run may delete; null: no limit. */
+  maxDeletions: number | null;
+  /** merge: whether an item without a stored id may match a stored asset by its ip. */
+  matchByIp: boolean;
   /**
    * The assets, checked slice by slice as they are read, so that each slice can be planned
    * (and on SQLite written) before the next is read. To be taken once, before the relations.

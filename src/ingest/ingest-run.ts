@@ -1,3 +1,4 @@
+import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
 import { v7 as timeOrderedUuid } from 'uuid';
 import { PlanWriter } from './apply/plan-writer.js';
 import type { IngestAsset, IngestPayload, IngestRelation } from './ingest-payload.js';
@@ -12,10 +13,30 @@ import {
   type RelationRow,
 } from './plan/ingest-plan.js';
 import { planCreateAll, planMerge, type AssetPlan } from './plan/plan-assets.js';
-import { planRelations, relationKey } from './plan/plan-relations.js';
-import { planStale } from './plan/plan-stale.js';
+import {
+  CHANGES_PER_LIST,
+  ChangeLog,
+  relationChange,
+  type AssetChange,
+  type IngestChanges,
+  type RelationChange,
+} from './plan/plan-changes.js';
+import { planRelations, relationKey, type RelationPlan } from './plan/plan-relations.js';
+import {
+  byId,
+  checkMaxDeletions,
+  planStaleAssets,
+  planStaleRelations,
+  type StaleAssetPlan,
+} from './plan/plan-stale.js';
 
 export type { IngestCounts } from './plan/ingest-plan.js';
+
+/** What a run answers: the stats' counts and the change lists. */
+export interface IngestOutcome {
+  counts: IngestCounts;
+  changes: IngestChanges;
+}
 
 /** The stored relations of the assets matched or named (merge), for the plans. */
 interface StoredRelations {
@@ -25,19 +46,34 @@ interface StoredRelations {
   keptIds: Set<string>;
 }
 
+/** deleteStale, decided once the assets are planned. */
+interface StaleDecision {
+  assets: StaleAssetPlan;
+  deleted: Set<string>;
+  /** `{id, name}` of the first deleted assets, read before they are. */
+  deletedNames: AssetChange[];
+  /** The first stored relations to or from the deleted assets, and (dry run) how many. */
+  touching: { count: number; first: RelationChange[] };
+  /** Relations this run creates to a deleted asset (they go with it): how many, the first. */
+  createdThenDeleted: { count: number; first: RelationChange[] };
+}
+
 /**
- * One ingestion, inside the transaction its caller opened: the assets, then the relations,
- * slice by slice through match (match/), plan (plan/) and apply (apply/); deleteStale last.
- * Any failure rolls it all back. Lookups go to `lookups`, which must show the state before
- * the ingestion: on SQLite a read-only connection beside the writer's (the writes then run in
+ * One ingestion: the assets, then the relations, slice by slice through match (match/), plan
+ * (plan/) and apply (apply/); deleteStale's decision once the assets are planned (so that
+ * maxDeletions refuses the run before the writes it would have to undo), its writes last.
+ * Any failure rolls it all back. Lookups go to `lookups`, which must show the state before the
+ * ingestion: on SQLite a read-only connection beside the writer's (the writes then run in
  * another thread while the next slice is planned); else the transaction's own connection, and
- * the writes wait until every slice (of the assets, then of the relations) is planned.
+ * the writes wait until every slice (of the assets, then of the relations) is planned. Without
+ * `sql` (a dry run) every stage but apply runs.
  */
 export class IngestRun {
   private readonly counts = noCounts();
   private readonly context: PlanContext;
   private readonly stored: StoredRows;
-  private readonly writer: PlanWriter;
+  private readonly writer: PlanWriter | null;
+  private readonly changes: ChangeLog;
   /** Each id the payload gives, to the id it resolved to (itself, or a stored asset's by ip). */
   private readonly payloadIds = new Map<string, string>();
   /** Every resolved id: the assets the ingestion leaves stored. */
@@ -49,51 +85,83 @@ export class IngestRun {
     byKey: new Map(),
     keptIds: new Set(),
   };
+  private stale: StaleDecision | null = null;
 
+  /**
+   * `sql`: the transaction to write in, or null for a dry run. `lookups`: where the stored
+   * rows are read, by default `sql`. `now`: the run's time.
+   */
   constructor(
-    private readonly sql: IngestSql,
     private readonly payload: IngestPayload,
-    private readonly lookups: IngestLookups = sql,
+    private readonly sql: IngestSql | null,
+    private readonly lookups: IngestLookups = sql!,
+    now = new Date(),
   ) {
-    this.context = { source: payload.source, newId: () => timeOrderedUuid() };
+    const { source, matchByIp } = payload;
+    this.context = { source, matchByIp, newId: () => timeOrderedUuid() };
     this.stored = new StoredRows(lookups);
-    this.writer = new PlanWriter(sql);
+    this.writer = sql ? new PlanWriter(sql, source, now) : null;
+    this.changes = new ChangeLog(source, now.toISOString());
   }
 
-  async execute(): Promise<IngestCounts> {
-    const { mode } = this.payload;
-    if (mode === 'replace') addCounts(this.counts, await this.writer.deleteAll());
+  async execute(): Promise<IngestOutcome> {
+    const { mode, deleteStale, maxDeletions } = this.payload;
+    if (mode === 'replace') await this.replaceAll();
+    const staleToo = mode === 'merge' && deleteStale;
     // Each slice is planned against the state before the ingestion: when the lookups would see
-    // this run's own writes (one connection), the writes wait until every slice is planned.
-    const deferWrites = this.lookups === this.sql;
+    // this run's own writes (one connection), the writes wait until every slice is planned; so
+    // they do when maxDeletions may yet refuse the run.
+    const deferWrites =
+      this.writer !== null && (this.lookups === this.sql || (staleToo && maxDeletions !== null));
     const deferred: AssetPlan[] = [];
     for await (const assets of this.payload.assets) {
       const plan = await this.planAssets(assets);
+      this.changes.addAssets(plan);
+      addCounts(this.counts, plan.counts);
       if (deferWrites) deferred.push(plan);
-      else await this.writeAssets(plan);
+      else await this.writer?.assets(plan);
     }
-    for (const plan of deferred.splice(0)) await this.writeAssets(plan);
+    if (staleToo) await this.decideStale();
+    for (const plan of deferred.splice(0)) await this.writer!.assets(plan);
 
     // The lookups below cannot see the rows just written: a new asset has no stored relation,
     // and a relation end that is no payload id cannot name one (its id is new or the item's).
     await this.relations(deferWrites);
     this.payloadIds.clear();
-    if (mode === 'merge' && this.payload.deleteStale) {
-      const stale = planStale(
-        await new StoredRows(this.sql).staleCandidates(this.payload.source),
-        this.keptAssets,
-        this.storedRelations.all,
-        this.storedRelations.keptIds,
-      );
-      addCounts(this.counts, await this.writer.stale(stale));
-    }
-    return this.counts;
+    if (staleToo) await this.deleteStale();
+    return { counts: this.counts, changes: this.changes.result() };
+  }
+
+  /**
+   * replace: every stored asset and relation goes. Counted, and the first of each read for the
+   * change list, before anything is deleted; maxDeletions is checked on the count.
+   */
+  private async replaceAll(): Promise<void> {
+    const assets = await this.stored.count('assets');
+    checkMaxDeletions(assets, this.payload.maxDeletions);
+    const first = await this.stored.firstStored();
+    const counts = this.writer
+      ? await this.writer.deleteAll()
+      : { assetsDeleted: assets, relationsDeleted: await this.stored.count('relations') };
+    addCounts(this.counts, counts);
+    this.changes.setDeleted(
+      first.assets,
+      counts.assetsDeleted,
+      first.relations,
+      counts.relationsDeleted,
+    );
   }
 
   private async planAssets(assets: IngestAsset[]): Promise<AssetPlan> {
+    const { mode, source, matchByIp } = this.payload;
     const plan =
-      this.payload.mode === 'merge'
-        ? planMerge(assets, await this.stored.forMerge(assets), this.matchedBy, this.context)
+      mode === 'merge'
+        ? planMerge(
+            assets,
+            await this.stored.forMerge(assets, matchByIp, source !== null),
+            this.matchedBy,
+            this.context,
+          )
         : planCreateAll(assets, await this.takenIds(assets), this.context);
     assets.forEach((asset, index) => {
       if (asset.id) this.payloadIds.set(asset.id, plan.ids[index]);
@@ -111,9 +179,64 @@ export class IngestRun {
     return this.stored.existingIds([...ids]);
   }
 
-  private async writeAssets(plan: AssetPlan): Promise<void> {
-    await this.writer.assets(plan);
-    addCounts(this.counts, plan.counts);
+  /**
+   * deleteStale's assets, once every asset is planned and before anything is deleted: which go,
+   * which lose the source (with what the change list shows of them), and maxDeletions.
+   */
+  private async decideStale(): Promise<void> {
+    const { source, maxDeletions } = this.payload;
+    const candidates = await this.stored.staleCandidates(source);
+    const assets = planStaleAssets(candidates, this.keptAssets, source);
+    checkMaxDeletions(assets.deletes.length, maxDeletions);
+
+    const removals = assets.sourceRemovals;
+    const shown = removals.slice(0, CHANGES_PER_LIST);
+    const names = await this.stored.names(shown);
+    const sources = await this.stored.sources(shown);
+    this.changes.addSourceRemovals(
+      names.map((entry) => ({ ...entry, sources: sources.get(entry.id)?.names ?? [] })),
+      removals.length,
+    );
+    this.counts.assetsUpdated += removals.length;
+    this.counts.assetsDeleted += assets.deletes.length;
+    this.stale = {
+      assets,
+      deleted: new Set(assets.deletes),
+      deletedNames: await this.stored.names(assets.deletes.slice(0, CHANGES_PER_LIST + 1)),
+      touching: await this.stored.relationsTouching(assets.deletes, this.writer === null),
+      createdThenDeleted: { count: 0, first: [] },
+    };
+  }
+
+  /** deleteStale's writes (a dry run counts what they would delete), and the change list. */
+  private async deleteStale(): Promise<void> {
+    const stale = this.stale!;
+    const unlisted = planStaleRelations(
+      this.keptAssets,
+      this.storedRelations.all,
+      this.storedRelations.keptIds,
+    );
+    let relationsDeleted: number;
+    if (this.writer) {
+      const counts = await this.writer.stale(
+        stale.assets,
+        unlisted.map((row) => row.id),
+      );
+      relationsDeleted = counts.relationsDeleted;
+    } else {
+      relationsDeleted = stale.touching.count + stale.createdThenDeleted.count + unlisted.length;
+    }
+    this.counts.relationsDeleted += relationsDeleted;
+    this.changes.setDeleted(
+      stale.deletedNames,
+      stale.assets.deletes.length,
+      firstById([
+        ...stale.touching.first,
+        ...stale.createdThenDeleted.first,
+        ...firstById(unlisted.map(relationChange)),
+      ]),
+      relationsDeleted,
+    );
   }
 
   /**
@@ -128,7 +251,7 @@ export class IngestRun {
     // Ends outside the payload, once looked up: whether they name a stored asset.
     const storedRefs = new Map<string, boolean>();
     const seenBefore = new Map<string, number>();
-    const deferred: RelationRow[][][] = [];
+    const deferred: RelationPlan[] = [];
     // Only stored assets have stored relations: those the items matched, and those referred to.
     await this.addStoredRelations([...this.matchedBy.keys()]);
 
@@ -150,12 +273,29 @@ export class IngestRun {
       for (const [key, index] of plan.seen) seenBefore.set(key, index);
       for (const id of plan.kept) this.storedRelations.keptIds.add(id);
       addCounts(this.counts, plan.counts);
-      if (deferWrites) deferred.push([plan.creates, plan.updates]);
-      else await this.writer.relations(plan.creates, plan.updates);
+      this.changes.addRelations(plan);
+      this.noteCreatedThenDeleted(plan.creates);
+      if (deferWrites) deferred.push(plan);
+      else await this.writer?.relations(plan.creates, plan.updates);
     }
-    for (const [creates, updates] of deferred.splice(0)) {
-      await this.writer.relations(creates, updates);
+    for (const plan of deferred.splice(0)) {
+      await this.writer!.relations(plan.creates, plan.updates);
     }
+  }
+
+  /** A relation created to an asset deleteStale deletes goes with it (a stored end). */
+  private noteCreatedThenDeleted(creates: RelationRow[]): void {
+    if (!this.stale || this.stale.deleted.size === 0) return;
+    const { deleted, createdThenDeleted } = this.stale;
+    const doomed = creates.filter(
+      (row) => deleted.has(row.source_asset_id) || deleted.has(row.target_asset_id),
+    );
+    if (doomed.length === 0) return;
+    createdThenDeleted.count += doomed.length;
+    createdThenDeleted.first = firstById([
+      ...createdThenDeleted.first,
+      ...doomed.map(relationChange),
+    ]);
   }
 
   /** merge: the stored relations from `sourceIds`, kept for the plans of the relations. */
@@ -166,7 +306,7 @@ export class IngestRun {
     // loop for over 100 ms (health probes waited).
     const rows = await this.stored.relationsFrom(sourceIds);
     for (let start = 0; start < rows.length; start += PLAN_ITEMS_PER_TURN) {
-      if (start > 0) await this.sql.letOtherRequestsRun();
+      if (start > 0) await letOtherRequestsRun();
       for (const row of rows.slice(start, start + PLAN_ITEMS_PER_TURN)) {
         all.push(row);
         const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
@@ -187,4 +327,10 @@ export class IngestRun {
     }
     return [...refs];
   }
+}
+
+/** The first entries of a deleted list (and one more), each once, in id order. */
+function firstById(entries: RelationChange[]): RelationChange[] {
+  const unique = new Map(entries.map((entry) => [entry.id, entry]));
+  return [...unique.values()].sort((a, b) => byId(a.id, b.id)).slice(0, CHANGES_PER_LIST + 1);
 }

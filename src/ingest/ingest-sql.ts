@@ -18,6 +18,8 @@ export const SQLITE_MAX_PARAMS = 30_000;
 export interface IngestLookups {
   /** Most parameters one statement may bind. */
   readonly maxParams: number;
+  /** `ORDER BY` of ids in JavaScript's order (byte order), whatever the database's collation. */
+  readonly idOrder: string;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 

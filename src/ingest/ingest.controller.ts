@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
 import { Roles } from '../common/decorators/roles.decorator.js';
@@ -97,6 +98,6 @@ export class IngestController {
     415,
   )
   ingest(@CurrentUser() caller: Principal, @Body() body: unknown): Promise<IngestResponse> {
-    return this.ingestion.ingest(caller, body);
+    return this.ingestion.ingest(caller, body, { runId: timeOrderedUuid() });
   }
 }

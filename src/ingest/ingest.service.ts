@@ -14,14 +14,15 @@ import type { IngestResponse } from './dto/ingest-response.dto.js';
 import type { IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker, type JsonSlice } from './parse/json-worker.js';
 import { parseIngestPayload } from './validate/validate-payload.js';
-import { IngestRun } from './ingest-run.js';
+import type { IngestHooks } from './ingest-hooks.js';
+import { IngestRun, type IngestOutcome } from './ingest-run.js';
 import type { IngestLookups, IngestSql } from './ingest-sql.js';
 import { PostgresIngestSql } from './apply/postgres-ingest-sql.js';
 import { SqliteWriter } from './apply/sqlite-writer.js';
 import { SqliteLookups } from './match/sqlite-lookups.js';
 
 // An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
-const INGESTED_TABLES = ['assets', 'vulnerabilities', 'relations'];
+const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'relations'];
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 const POSTGRES_INGEST_LOCK = 7_402_151_001;
@@ -33,49 +34,110 @@ export class IngestService {
     private readonly metrics: IngestMetrics,
   ) {}
 
-  /** `raw` is the body as the HTTP layer hands it over (unparsed), or an already parsed value. */
-  ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
-    return this.metrics.measure((labels) => this.run(caller, raw, labels));
+  /**
+   * `raw` is the body as the HTTP layer hands it over (unparsed), the body already read, or an
+   * already parsed value. `hooks` follow the run (ingest-hooks.ts).
+   */
+  ingest(caller: Principal, raw: unknown, hooks: IngestHooks): Promise<IngestResponse> {
+    return this.metrics.measure((labels) => this.run(caller, raw, hooks, labels));
   }
 
   private async run(
     caller: Principal,
     raw: unknown,
+    hooks: IngestHooks,
     labels: IngestRunLabels,
   ): Promise<IngestResponse> {
     const started = performance.now();
-    const bytes = raw instanceof UnreadBody ? await raw.read() : null;
+    const bytes = raw instanceof UnreadBody ? await raw.read() : Buffer.isBuffer(raw) ? raw : null;
     const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
     // An empty body is no body, as on every other route.
     const body = parsed ? parsed.head : bytes ? undefined : raw;
     try {
       // The top level is checked here; the items are read during the run, slice by slice.
-      const payload = this.readPayload(caller, body, parsed?.slices);
+      const payload = this.readPayload(caller, body, hooks, parsed?.slices);
       labels.mode = payload.mode;
+      const answer = ({ counts, changes }: IngestOutcome): IngestResponse => ({
+        success: true,
+        runId: hooks.runId,
+        dryRun: payload.dryRun,
+        stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
+        changes,
+      });
+      if (payload.dryRun) {
+        // No write lock: the plan is made against a snapshot, and nothing is written.
+        return answer(
+          await this.inSnapshot((lookups) => new IngestRun(payload, null, lookups).execute()),
+        );
+      }
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
-      const counts = await this.dataSource.exclusiveWrites.run(() =>
-        this.inTransaction((sql, lookups) => new IngestRun(sql, payload, lookups).execute()),
+      return await this.dataSource.exclusiveWrites.run(() =>
+        this.inTransaction(async (sql, lookups) => {
+          const response = answer(await new IngestRun(payload, sql, lookups).execute());
+          await hooks.beforeCommit?.(sql, response);
+          return response;
+        }),
       );
-      return {
-        success: true,
-        stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
-      };
     } finally {
       await parsed?.close();
     }
   }
 
+  /** The options checked and handed to the hooks; the roles they need checked next. */
   private readPayload(
     caller: Principal,
     body: unknown,
+    hooks: IngestHooks,
     slices?: AsyncIterable<JsonSlice>,
   ): IngestPayload {
     const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
-    if (mode === 'replace' && !roleIncludes(caller.role, Role.Admin)) {
+    const admin = roleIncludes(caller.role, Role.Admin);
+    if (mode === 'replace' && !admin) {
       throw new ForbiddenException('replace mode requires the admin role');
     }
-    return parseIngestPayload(body, slices);
+    const payload = parseIngestPayload(body, slices);
+    const { deleteStale, source, dryRun } = payload;
+    hooks.optionsRead?.({ format: 'json', mode: payload.mode, source, deleteStale, dryRun });
+    // Without a source, deleteStale deletes whatever the payload leaves out, as replace does.
+    if (payload.mode === 'merge' && deleteStale && source === null && !admin) {
+      throw new ForbiddenException(
+        'options.deleteStale without options.source requires the admin role',
+      );
+    }
+    return payload;
+  }
+
+  /**
+   * A dry run's lookups: a consistent view of the store, taking no lock other writers wait
+   * for. SQLite: a read-only connection in a read transaction (WAL keeps its snapshot while
+   * others write); PostgreSQL: a read-only REPEATABLE READ transaction.
+   */
+  private async inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T> {
+    if (this.dataSource.options.type === 'postgres') {
+      const runner = this.dataSource.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.startTransaction('REPEATABLE READ');
+        try {
+          await runner.query('SET TRANSACTION READ ONLY');
+          return await work(new PostgresIngestSql(runner));
+        } finally {
+          await runner.rollbackTransaction();
+        }
+      } finally {
+        await runner.release();
+      }
+    }
+    const file = this.dataSource.options.database as string;
+    const reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    try {
+      reader.exec('BEGIN');
+      return await work(new SqliteLookups(reader));
+    } finally {
+      if (reader.inTransaction) reader.exec('ROLLBACK');
+      reader.close();
+    }
   }
 
   /** `work` gets the transaction, and where to look up stored rows (see IngestRun). */

@@ -8,10 +8,12 @@ const MiB = 1024 * 1024;
 const STATS_KEYS = [
   'assetsCreated',
   'assetsDeleted',
+  'assetsUnchanged',
   'assetsUpdated',
   'duration',
   'relationsCreated',
   'relationsDeleted',
+  'relationsUnchanged',
   'relationsUpdated',
   'vulnerabilities',
 ];
@@ -121,9 +123,38 @@ const INVALID: [string, unknown, RegExp][] = [
   ['options that are an array', withOptions(['merge']), /^options must be an object/],
   [
     'an unknown option',
-    withOptions({ mode: 'merge', dryRun: true }),
-    /^options\.dryRun is not an accepted property/,
+    withOptions({ mode: 'merge', preview: true }),
+    /^options\.preview is not an accepted property/,
   ],
+  [
+    'a dryRun that is not a boolean',
+    withOptions({ dryRun: 'true' }),
+    /^options\.dryRun must be a boolean/,
+  ],
+  [
+    'a negative maxDeletions',
+    withOptions({ maxDeletions: -1 }),
+    /^options\.maxDeletions must be an integer/,
+  ],
+  [
+    'a fractional maxDeletions',
+    withOptions({ maxDeletions: 1.5 }),
+    /^options\.maxDeletions must be an integer/,
+  ],
+  [
+    'a maxDeletions that is a string',
+    withOptions({ maxDeletions: '5' }),
+    /^options\.maxDeletions must be an integer/,
+  ],
+  [
+    'a matchBy of ip alone',
+    withOptions({ matchBy: ['ip'] }),
+    /^options\.matchBy must be \["id", "ip"\] or \["id"\]/,
+  ],
+  ['a matchBy with an unknown key', withOptions({ matchBy: ['id', 'name'] }), /^options\.matchBy /],
+  ['a matchBy with a repeated key', withOptions({ matchBy: ['id', 'id'] }), /^options\.matchBy /],
+  ['an empty matchBy', withOptions({ matchBy: [] }), /^options\.matchBy /],
+  ['a matchBy that is a string', withOptions({ matchBy: 'id' }), /^options\.matchBy /],
   ['an unknown mode', withOptions({ mode: 'upsert' }), /^options\.mode /],
   ['a mode that is not a string', withOptions({ mode: 1 }), /^options\.mode /],
   [
@@ -703,7 +734,7 @@ describe('POST /api/integrations/ingest', () => {
   });
 
   describe('response', () => {
-    it('is exactly {success, stats} with the eight counters', async () => {
+    it('is exactly {success, runId, dryRun, stats, changes} with the ten counters', async () => {
       const body = {
         assets: [
           {
@@ -724,15 +755,23 @@ describe('POST /api/integrations/ingest', () => {
       };
       const response = await ingest(body);
       expect(response.status).toBe(200);
-      expect(Object.keys(response.body).sort()).toEqual(['stats', 'success']);
+      expect(Object.keys(response.body).sort()).toEqual([
+        'changes',
+        'dryRun',
+        'runId',
+        'stats',
+        'success',
+      ]);
       expect(response.body.success).toBe(true);
       expect(Object.keys(response.body.stats).sort()).toEqual(STATS_KEYS);
       expect(response.body.stats).toEqual({
         assetsCreated: 2,
         assetsUpdated: 0,
+        assetsUnchanged: 0,
         assetsDeleted: 0,
         relationsCreated: 1,
         relationsUpdated: 0,
+        relationsUnchanged: 0,
         relationsDeleted: 0,
         vulnerabilities: 3,
         duration: expect.stringMatching(/^\d+ms$/),
@@ -744,9 +783,11 @@ describe('POST /api/integrations/ingest', () => {
       expect(again.body.stats).toEqual({
         assetsCreated: 0,
         assetsUpdated: 0,
+        assetsUnchanged: 2,
         assetsDeleted: 0,
         relationsCreated: 0,
         relationsUpdated: 0,
+        relationsUnchanged: 1,
         relationsDeleted: 0,
         vulnerabilities: 0,
         duration: expect.stringMatching(/^\d+ms$/),

@@ -5,9 +5,11 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 interface Stats {
   assetsCreated: number;
   assetsUpdated: number;
+  assetsUnchanged: number;
   assetsDeleted: number;
   relationsCreated: number;
   relationsUpdated: number;
+  relationsUnchanged: number;
   relationsDeleted: number;
   vulnerabilities: number;
 }
@@ -15,9 +17,11 @@ interface Stats {
 const NO_CHANGE: Stats = {
   assetsCreated: 0,
   assetsUpdated: 0,
+  assetsUnchanged: 0,
   assetsDeleted: 0,
   relationsCreated: 0,
   relationsUpdated: 0,
+  relationsUnchanged: 0,
   relationsDeleted: 0,
   vulnerabilities: 0,
 };
@@ -31,7 +35,9 @@ describe('ingestion semantics', () => {
   const ingest = async (body: object, token = editor) => {
     const response = await t.request('POST', '/api/integrations/ingest', { token, body });
     expect(response.status).toBe(200);
-    expect(response.body.success).toBe(true);
+    expect(response.body).toMatchObject({ success: true, dryRun: false });
+    expect(response.body.runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(response.body.changes)).toEqual(['assets', 'relations', 'truncated']);
     const { duration, ...stats } = response.body.stats;
     expect(duration).toMatch(/^\d+ms$/);
     return stats as Stats;
@@ -43,8 +49,14 @@ describe('ingestion semantics', () => {
   const byName = async () => new Map((await assets()).map((a) => [a.name as string, a]));
   const relations = async () =>
     (await t.request('GET', '/api/relations', { token: editor })).body as Record<string, any>[];
-  /** Everything stored, timestamps included: what "unchanged" is checked against. */
-  const snapshot = async () => ({ assets: await assets(), relations: await relations() });
+  /**
+   * Everything stored, timestamps included: what "unchanged" is checked against (but the last
+   * sighting, which a run with a source moves on every asset it names).
+   */
+  const snapshot = async () => ({
+    assets: (await assets()).map(({ lastSeenAt: _moves, ...asset }) => asset),
+    relations: await relations(),
+  });
 
   beforeAll(async () => {
     // On a file for SQLite, as in production: the rows are then written by a worker thread
@@ -119,7 +131,11 @@ describe('ingestion semantics', () => {
       await ingest(scan);
       const before = await snapshot();
       // The printer has no id: matched by its ip the second time.
-      expect(await ingest(scan)).toEqual(NO_CHANGE);
+      expect(await ingest(scan)).toEqual({
+        ...NO_CHANGE,
+        assetsUnchanged: 3,
+        relationsUnchanged: 2,
+      });
       expect(await snapshot()).toEqual(before);
     });
 
@@ -282,19 +298,33 @@ describe('ingestion semantics', () => {
         assets: [{ id: 'ext-web' }, { id: 'ext-fw' }],
       });
       // The printer goes; both dmz relations are among payload assets and unlisted: they go.
-      expect(stats).toEqual({ ...NO_CHANGE, assetsDeleted: 1, relationsDeleted: 2 });
+      expect(stats).toEqual({
+        ...NO_CHANGE,
+        assetsUnchanged: 2,
+        assetsDeleted: 1,
+        relationsDeleted: 2,
+      });
       expect([...(await byName()).keys()].sort()).toEqual(['fw', 'hand-made', 'lan host', 'web']);
       expect((await relations()).map((r) => r.type)).toEqual(['http']);
     });
 
-    it('without source: deletes every stored asset the payload leaves out', async () => {
-      const stats = await ingest({
-        options: { deleteStale: true },
-        assets: [{ id: 'ext-web' }, { id: 'ext-fw' }],
-        relations: [{ sourceAssetId: 'ext-web', targetAssetId: 'ext-fw', type: 'route' }],
-      });
+    it('without source (admin): deletes every stored asset the payload leaves out', async () => {
+      const stats = await ingest(
+        {
+          options: { deleteStale: true },
+          assets: [{ id: 'ext-web' }, { id: 'ext-fw' }],
+          relations: [{ sourceAssetId: 'ext-web', targetAssetId: 'ext-fw', type: 'route' }],
+        },
+        admin,
+      );
       // printer, lan host and hand-made go, with the http relation; nat is unlisted.
-      expect(stats).toEqual({ ...NO_CHANGE, assetsDeleted: 3, relationsDeleted: 2 });
+      expect(stats).toEqual({
+        ...NO_CHANGE,
+        assetsUnchanged: 2,
+        assetsDeleted: 3,
+        relationsUnchanged: 1,
+        relationsDeleted: 2,
+      });
       expect([...(await byName()).keys()].sort()).toEqual(['fw', 'web']);
       expect((await relations()).map((r) => r.type)).toEqual(['route']);
     });
@@ -484,7 +514,11 @@ describe('ingestion semantics', () => {
         })),
       };
       expect(await ingest(hub)).toMatchObject({ assetsCreated: 2, relationsCreated: 150_000 });
-      expect(await ingest(hub)).toEqual(NO_CHANGE);
+      expect(await ingest(hub)).toEqual({
+        ...NO_CHANGE,
+        assetsUnchanged: 2,
+        relationsUnchanged: 150_000,
+      });
     }, 120_000);
   });
 });

@@ -9,7 +9,7 @@ import {
 } from '../ingest-sql.js';
 import type { IngestCounts, RelationRow } from '../plan/ingest-plan.js';
 import { ASSET_FIELDS, type AssetPlan } from '../plan/plan-assets.js';
-import type { StalePlan } from '../plan/plan-stale.js';
+import type { StaleAssetPlan } from '../plan/plan-stale.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
 const timestamps: InsertColumn[] = [
@@ -19,13 +19,23 @@ const timestamps: InsertColumn[] = [
 const ASSET_COLUMNS: InsertColumn[] = [
   ...['id', 'name', 'ip', 'type', 'vendor', 'model'].map(text),
   { name: 'risk_score', type: 'integer' },
-  ...['site', 'os_version', 'source'].map(text),
+  ...['site', 'os_version', 'source', 'origin'].map(text),
+  { name: 'first_seen_at', type: 'timestamptz' },
+  { name: 'last_seen_at', type: 'timestamptz' },
   ...timestamps,
 ];
-// An upsert on the primary key updates many rows in one statement; created_at stays.
+// An upsert on the primary key updates many rows in one statement; created_at and origin stay,
+// the first sighting is kept once set, the last one moves only with a source.
 const ASSET_UPSERT = `ON CONFLICT (id) DO UPDATE SET ${[...ASSET_FIELDS, 'source', 'updated_at']
   .map((column) => `${column} = excluded.${column}`)
-  .join(', ')}`;
+  .join(
+    ', ',
+  )}, first_seen_at = COALESCE(assets.first_seen_at, excluded.first_seen_at), last_seen_at = COALESCE(excluded.last_seen_at, assets.last_seen_at)`;
+const ASSET_SOURCE_COLUMNS: InsertColumn[] = [
+  text('asset_id'),
+  text('source'),
+  { name: 'position', type: 'integer' },
+];
 const RELATION_COLUMNS: InsertColumn[] = [
   ...['id', 'source_asset_id', 'target_asset_id', 'type', 'direction', 'protocol', 'to_ports'].map(
     text,
@@ -62,10 +72,21 @@ function* vulnerabilityRows(lists: Map<string, IngestVulnerability[]>): Generato
 export class PlanWriter {
   /** created_at and updated_at of every row written, as the database takes them. */
   private readonly now: unknown;
+  /** last_seen_at (and a first first_seen_at) of every asset named: the run's time, with a source. */
+  private readonly seenAt: unknown;
   private readonly perStatement: number;
 
-  constructor(private readonly sql: IngestSql) {
-    this.now = sql.timestamp(new Date());
+  /**
+   * `now`: the run's time, written as created_at, updated_at and, with `source` (the payload's),
+   * as the sightings.
+   */
+  constructor(
+    private readonly sql: IngestSql,
+    private readonly source: string | null,
+    now: Date,
+  ) {
+    this.now = sql.timestamp(now);
+    this.seenAt = source === null ? null : this.now;
     this.perStatement = idsPerStatement(sql);
   }
 
@@ -73,6 +94,7 @@ export class PlanWriter {
   async deleteAll(): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
     const relationsDeleted = await this.sql.run('DELETE FROM relations');
     await this.sql.run('DELETE FROM vulnerabilities');
+    await this.sql.run('DELETE FROM asset_sources');
     return { assetsDeleted: await this.sql.run('DELETE FROM assets'), relationsDeleted };
   }
 
@@ -81,11 +103,39 @@ export class PlanWriter {
       asset.id,
       ...ASSET_FIELDS.map((field) => asset[field]),
       asset.source,
+      'ingest',
+      this.seenAt,
+      this.seenAt,
       this.now,
       this.now,
     ];
+    const { source } = this;
     await this.sql.insert('assets', ASSET_COLUMNS, mapped(plan.creates, row));
-    await this.sql.insert('assets', ASSET_COLUMNS, mapped(plan.updates, row), ASSET_UPSERT);
+    await this.sql.insert(
+      'assets',
+      ASSET_COLUMNS,
+      mapped(plan.updates, (update) => row(update.after)),
+      ASSET_UPSERT,
+    );
+    if (source !== null) {
+      // One bulk statement per idsPerStatement assets: the repeated run's main write.
+      for (const part of chunks(plan.unchanged, this.perStatement)) {
+        await this.sql.run(
+          `UPDATE assets SET last_seen_at = ? WHERE id IN (${placeholders(part)})`,
+          [this.now, ...part],
+        );
+      }
+      await this.sql.insert(
+        'asset_sources',
+        ASSET_SOURCE_COLUMNS,
+        mapped(plan.creates, (asset) => [asset.id, source, 0]),
+      );
+      await this.sql.insert(
+        'asset_sources',
+        ASSET_SOURCE_COLUMNS,
+        mapped(plan.sourceAdds, ([assetId, position]) => [assetId, source, position]),
+      );
+    }
     for (const part of chunks(plan.replacedLists, this.perStatement)) {
       await this.sql.run(
         `DELETE FROM vulnerabilities WHERE asset_id IN (${placeholders(part)})`,
@@ -115,10 +165,27 @@ export class PlanWriter {
     await this.sql.insert('relations', RELATION_COLUMNS, mapped(updates, row), RELATION_UPSERT);
   }
 
-  /** deleteStale; answers what it deleted, the stale assets' relations included. */
-  async stale(plan: StalePlan): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
+  /**
+   * deleteStale; answers what it deleted, the stale assets' relations included. `relations`:
+   * the stored relations among the payload's assets that it does not list.
+   */
+  async stale(
+    plan: StaleAssetPlan,
+    relations: string[],
+  ): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
     const counts = { assetsDeleted: 0, relationsDeleted: 0 };
-    for (const part of chunks(plan.assets, this.perStatement)) {
+    for (const part of chunks(plan.sourceRemovals, this.perStatement)) {
+      const list = placeholders(part);
+      await this.sql.run(`DELETE FROM asset_sources WHERE source = ? AND asset_id IN (${list})`, [
+        this.source,
+        ...part,
+      ]);
+      await this.sql.run(`UPDATE assets SET updated_at = ? WHERE id IN (${list})`, [
+        this.now,
+        ...part,
+      ]);
+    }
+    for (const part of chunks(plan.deletes, this.perStatement)) {
       const list = placeholders(part);
       // The assets' relations are deleted (and counted) here rather than by the cascade. The
       // assets are locked first, so that no relation to them is created in between by another
@@ -135,7 +202,7 @@ export class PlanWriter {
       );
       counts.assetsDeleted += await this.sql.run(`DELETE FROM assets WHERE id IN (${list})`, part);
     }
-    for (const part of chunks(plan.relations, this.perStatement)) {
+    for (const part of chunks(relations, this.perStatement)) {
       counts.relationsDeleted += await this.sql.run(
         `DELETE FROM relations WHERE id IN (${placeholders(part)})`,
         part,

@@ -6,6 +6,7 @@ import { POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.js';
 /** The ingestion's transaction on PostgreSQL, which also serves its lookups. */
 export class PostgresIngestSql implements IngestSql {
   readonly maxParams = 60_000;
+  readonly idOrder = 'id COLLATE "C"';
   readonly forUpdate = 'FOR UPDATE';
 
   constructor(private readonly runner: QueryRunner) {}

@@ -6,7 +6,9 @@ import {
   VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
 import type { RelationDirection } from '../../relations/relation.entity.js';
-import { INGEST_MODES, type IngestMode } from '../ingest-payload.js';
+import { INGEST_MODES, type IngestMatchKey, type IngestMode } from '../ingest-payload.js';
+
+const MATCH_KEYS: IngestMatchKey[] = ['id', 'ip'];
 
 /*
  * Documentation only: the ingestion body is checked by hand (validate/validate-payload.ts),
@@ -23,7 +25,7 @@ export class IngestOptionsDto {
     nullable: true,
     default: 'merge',
     description:
-      'merge: update what is recognised (by id, else by ip), create the rest. append: create every item, an id already stored is a 409. replace (admin only): delete every asset, vulnerability and relation, then create the payload; diagrams stay.',
+      'merge: update what is recognised (by id, else by ip unless matchBy says id only), create the rest. append: create every item, an id already stored is a 409. replace (admin only): delete every asset, vulnerability and relation, then create the payload; diagrams stay.',
   })
   mode?: IngestMode | null;
 
@@ -32,7 +34,8 @@ export class IngestOptionsDto {
     nullable: true,
     default: false,
     description:
-      "merge only (a 400 with append; replace implies it): then delete the stored assets the payload does not name, with their vulnerabilities and relations (with a source, only assets last written by that source), and the relations among the payload's assets that it does not list",
+      "merge only (a 400 with append; replace implies it): after merging, delete the stale assets with their relations, and the relations among the payload's assets that it does not list. With a source S (editor or admin): the candidates are the assets whose sources hold S that the payload does not name; S is taken out of their sources, and one is deleted only when no source is left and an ingestion created it (origin ingest): an asset made through POST /api/assets is never deleted this way. Without a source (admin only, 403 for an editor): every stored asset the payload does not name is deleted, whoever made it.",
+    example: true,
   })
   deleteStale?: boolean | null;
 
@@ -41,10 +44,42 @@ export class IngestOptionsDto {
     nullable: true,
     minLength: 1,
     maxLength: 100,
-    description: 'Names the feed; recorded on every asset the run creates or updates',
+    description:
+      "Names the feed. Written as `source` on every asset the run creates or updates, added (last) to the `sources` of every asset it names, and sets their `lastSeenAt` (and a first `firstSeenAt`) to the run's time. deleteStale then only concerns this feed's assets.",
     example: 'nmap-dmz',
   })
   source?: string | null;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    default: false,
+    description:
+      'Validate, match and plan exactly as the real run, write nothing (not even lastSeenAt), and answer the same 200 (with `"dryRun": true`), 400, 403 or 409. It takes no write lock: other ingestions are not held up.',
+    example: true,
+  })
+  dryRun?: boolean | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description:
+      'Refuse the run (409, nothing written) when it would delete more assets than this: deleteStale, or replace (which deletes every stored asset). Checked before any write, also for a dry run. No limit when absent.',
+    example: 10,
+  })
+  maxDeletions?: number | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    enum: MATCH_KEYS,
+    default: ['id', 'ip'],
+    description:
+      'merge: how an item finds the stored asset it updates. ["id", "ip"]: by id, else by ip (the earliest created asset holding it). ["id"]: by id only; an item whose id is not stored is created, never matched by ip.',
+    example: ['id'],
+  })
+  matchBy?: IngestMatchKey[] | null;
 }
 
 /** A field of an item, documented from its rule (the one the ingestion's checks read). */
@@ -139,7 +174,11 @@ export class IngestRelationDto {
 }
 
 export class IngestRequestDto {
-  @ApiPropertyOptional({ type: () => IngestOptionsDto, nullable: true })
+  @ApiPropertyOptional({
+    type: () => IngestOptionsDto,
+    nullable: true,
+    example: { source: 'nmap-dmz', deleteStale: true, maxDeletions: 10, dryRun: true },
+  })
   options?: IngestOptionsDto | null;
 
   @ApiPropertyOptional({ type: () => [IngestAssetDto], nullable: true })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { IngestCounts } from '../ingest-run.js';
+import { IngestChangesDto } from './ingest-changes.dto.js';
 
 const count = (description: string) =>
   ApiProperty({ type: 'integer', minimum: 0, description, example: 0 });
@@ -9,8 +10,15 @@ export class IngestStats implements IngestCounts {
   assetsCreated: number;
 
   /** Matched assets whose stored values changed; an identical item writes nothing. */
-  @count('Matched assets whose stored values changed; an identical item writes nothing')
+  @count(
+    "Matched assets whose stored values changed (fields, vulnerabilities, sources), and those deleteStale keeps with the payload's source taken out of their sources",
+  )
   assetsUpdated: number;
+
+  @count(
+    'Matched assets whose stored values did not change (their lastSeenAt alone may move; updatedAt stays)',
+  )
+  assetsUnchanged: number;
 
   @count('Assets deleted by deleteStale or replace')
   assetsDeleted: number;
@@ -20,6 +28,9 @@ export class IngestStats implements IngestCounts {
 
   @count('Matched relations whose stored values changed')
   relationsUpdated: number;
+
+  @count('Matched relations whose stored values did not change')
+  relationsUnchanged: number;
 
   /** Deleted explicitly or with a deleted asset. */
   @count('Relations deleted explicitly or with a deleted asset')
@@ -38,6 +49,74 @@ export class IngestResponse {
   @ApiProperty({ type: Boolean, enum: [true], example: true })
   success: true;
 
-  @ApiProperty({ type: () => IngestStats })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The run this ingestion is recorded as',
+    example: '0193a4f2-7c1e-7d3a-9b0e-2f4c1d5e6a7b',
+  })
+  runId: string;
+
+  @ApiProperty({
+    description: 'true when options.dryRun asked for a plan only: nothing was written',
+    example: false,
+  })
+  dryRun: boolean;
+
+  @ApiProperty({ type: () => IngestStats, description: 'The full counts (not cut like changes)' })
   stats: IngestStats;
+
+  @ApiProperty({
+    type: () => IngestChangesDto,
+    description:
+      'What the run changed (or, dry, would change): at most 100 entries per list, created and updated ones in payload order, deleted ones in id order',
+    example: {
+      assets: {
+        created: [{ id: 'web-2', name: 'web-2' }],
+        updated: [
+          {
+            id: 'fw-1',
+            name: 'fw-1',
+            fields: {
+              ip: ['10.0.0.1', '10.0.0.11'],
+              sources: [['cmdb'], ['cmdb', 'nmap-dmz']],
+              vulnerabilities: [
+                [],
+                [
+                  {
+                    id: 'CVE-2024-3400',
+                    score: 10,
+                    summary: 'PAN-OS RCE',
+                    publishedDate: '2024-04-12',
+                  },
+                ],
+              ],
+            },
+          },
+        ],
+        deleted: [{ id: 'old-host', name: 'old-host' }],
+      },
+      relations: {
+        created: [
+          {
+            id: '0193a4f2-7c1e-7d3a-9b0e-2f4c1d5e6a7b',
+            sourceAssetId: 'web-2',
+            targetAssetId: 'fw-1',
+            type: 'route',
+          },
+        ],
+        updated: [
+          {
+            id: '0193a4f2-7c1e-7d3a-9b0e-2f4c1d5e6a7c',
+            sourceAssetId: 'web-1',
+            targetAssetId: 'fw-1',
+            type: 'route',
+            fields: { toPorts: ['443', '443,8443'] },
+          },
+        ],
+        deleted: [],
+      },
+      truncated: false,
+    },
+  })
+  changes: IngestChangesDto;
 }

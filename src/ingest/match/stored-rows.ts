@@ -1,12 +1,17 @@
-import type { AssetRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { VulnerabilityRow } from '../../assets/asset-rows.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import { chunks, idsPerStatement, placeholders, type IngestLookups } from '../ingest-sql.js';
-import type { RelationRow } from '../plan/ingest-plan.js';
+import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
+import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
+import { CHANGES_PER_LIST, relationChange } from '../plan/plan-changes.js';
 import { ASSET_FIELDS, storedMatch, type StoredAssets } from '../plan/plan-assets.js';
+import { byId, type StaleCandidate } from '../plan/plan-stale.js';
 
-const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source FROM assets`;
+const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;
 const RELATION_SELECT =
   'SELECT id, source_asset_id, target_asset_id, type, direction, protocol, to_ports FROM relations';
+// A deleted list's entries, and one more: whether the list was cut.
+const PREVIEW = CHANGES_PER_LIST + 1;
 
 /** The distinct values `pick` finds in `items`. */
 export function distinct<T>(
@@ -21,6 +26,13 @@ export function distinct<T>(
   return [...found];
 }
 
+/** The relations to or from some assets: how many, and the first ones in id order. */
+export interface TouchingRelations {
+  /** Counted only when asked (a dry run); else -1: the delete counts them. */
+  count: number;
+  first: RelationChange[];
+}
+
 /**
  * The match stage: the stored rows a slice names, looked up in bulk (`IN (...)` lists of
  * idsPerStatement ids), for the plan to be made against.
@@ -32,27 +44,45 @@ export class StoredRows {
     this.perStatement = idsPerStatement(db);
   }
 
-  /** merge: the stored assets the slice may match, and the vulnerabilities of those it does. */
-  async forMerge(assets: readonly IngestAsset[]): Promise<StoredAssets> {
-    const byId = new Map<string, AssetRow>();
+  /**
+   * merge: the stored assets the slice may match (by ip only when `matchByIp`), the
+   * vulnerabilities of those it does, and their `sources` when `withSources` (the payload has a
+   * source).
+   */
+  async forMerge(
+    assets: readonly IngestAsset[],
+    matchByIp: boolean,
+    withSources: boolean,
+  ): Promise<StoredAssets> {
+    const byId = new Map<string, StoredAsset>();
     const ids = distinct(assets, (asset) => asset.id);
-    for (const row of await this.select<AssetRow>(ASSET_SELECT, 'id', ids)) byId.set(row.id, row);
-    const unmatchedIps = distinct(assets, (asset) =>
-      asset.id && byId.has(asset.id) ? undefined : asset.fields.ip,
-    );
-    const byIp = new Map<string, AssetRow>();
-    for (const row of await this.select<AssetRow>(
-      ASSET_SELECT,
-      'ip',
-      unmatchedIps,
-      'ORDER BY created_at, id',
-    )) {
-      if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
+    for (const row of await this.select<StoredAsset>(ASSET_SELECT, 'id', ids)) {
+      byId.set(row.id, row);
     }
+    const byIp = new Map<string, StoredAsset>();
+    if (matchByIp) {
+      const unmatchedIps = distinct(assets, (asset) =>
+        asset.id && byId.has(asset.id) ? undefined : asset.fields.ip,
+      );
+      for (const row of await this.select<StoredAsset>(
+        ASSET_SELECT,
+        'ip',
+        unmatchedIps,
+        'ORDER BY created_at, id',
+      )) {
+        if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
+      }
+    }
+    const matched = (asset: IngestAsset) => storedMatch(asset, { byId, byIp }, matchByIp)?.id;
     const withLists = distinct(assets, (asset) =>
-      asset.vulnerabilities ? storedMatch(asset, { byId, byIp })?.id : undefined,
+      asset.vulnerabilities ? matched(asset) : undefined,
     );
-    return { byId, byIp, vulnerabilities: await this.vulnerabilities(withLists) };
+    return {
+      byId,
+      byIp,
+      vulnerabilities: await this.vulnerabilities(withLists),
+      sources: withSources ? await this.sources(distinct(assets, matched)) : new Map(),
+    };
   }
 
   /** Which of `ids` name stored assets. */
@@ -71,13 +101,88 @@ export class StoredRows {
     );
   }
 
-  /** deleteStale: every stored asset, or those last written by `source`. */
-  async staleCandidates(source: string | null): Promise<string[]> {
-    const rows = await this.db.all<{ id: string }>(
-      source === null ? 'SELECT id FROM assets' : 'SELECT id FROM assets WHERE source = ?',
-      source === null ? [] : [source],
+  /**
+   * deleteStale: without a source, every stored asset; with one, those whose `sources` hold it
+   * (through the index on asset_sources.source), with how many feeds their `sources` hold.
+   */
+  staleCandidates(source: string | null): Promise<StaleCandidate[]> {
+    return source === null
+      ? this.db.all<StaleCandidate>('SELECT id, origin, 0 AS "sourceCount" FROM assets')
+      : this.db.all<StaleCandidate>(
+          'SELECT s.asset_id AS id, a.origin, (SELECT CAST(COUNT(*) AS INTEGER) FROM asset_sources o WHERE o.asset_id = s.asset_id) AS "sourceCount" FROM asset_sources s JOIN assets a ON a.id = s.asset_id WHERE s.source = ?',
+          [source],
+        );
+  }
+
+  /** The stored `sources` of `assetIds`, in position order, by asset id. */
+  async sources(assetIds: string[]): Promise<Map<string, StoredSources>> {
+    const byAsset = new Map<string, StoredSources>();
+    const rows = await this.select<{ asset_id: string; source: string; position: number }>(
+      'SELECT asset_id, source, position FROM asset_sources',
+      'asset_id',
+      assetIds,
+      'ORDER BY asset_id, position',
     );
-    return rows.map((row) => row.id);
+    for (const row of rows) {
+      const sources = byAsset.get(row.asset_id);
+      if (sources) {
+        sources.names.push(row.source);
+        sources.next = row.position + 1;
+      } else byAsset.set(row.asset_id, { names: [row.source], next: row.position + 1 });
+    }
+    return byAsset;
+  }
+
+  /** `{id, name}` of `ids` (a change list's entries), in the order of `ids`. */
+  async names(ids: string[]): Promise<AssetChange[]> {
+    const rows = await this.select<AssetChange>('SELECT id, name FROM assets', 'id', ids);
+    const byAsset = new Map(rows.map((row) => [row.id, row.name]));
+    return ids.map((id) => ({ id, name: byAsset.get(id) ?? '' }));
+  }
+
+  /** How many rows `table` holds. */
+  async count(table: 'assets' | 'relations' | 'vulnerabilities'): Promise<number> {
+    const [row] = await this.db.all<{ count: number }>(
+      `SELECT CAST(COUNT(*) AS INTEGER) AS count FROM ${table}`,
+    );
+    return Number(row.count);
+  }
+
+  /** replace: the first stored assets and relations in id order (the deleted lists). */
+  async firstStored(): Promise<{ assets: AssetChange[]; relations: RelationChange[] }> {
+    const order = `ORDER BY ${this.db.idOrder} LIMIT ${PREVIEW}`;
+    const assets = await this.db.all<AssetChange>(`SELECT id, name FROM assets ${order}`);
+    const relations = await this.db.all<RelationRow>(`${RELATION_SELECT} ${order}`);
+    return { assets, relations: relations.map(relationChange) };
+  }
+
+  /**
+   * The stored relations to or from `assetIds`: the first ones in id order, and with `count`
+   * how many (each once, also when both ends are in `assetIds`).
+   */
+  async relationsTouching(assetIds: string[], count: boolean): Promise<TouchingRelations> {
+    const ids = new Set<string>();
+    let first: RelationRow[] = [];
+    for (const part of chunks(assetIds, this.perStatement)) {
+      const list = placeholders(part);
+      const where = `WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`;
+      const rows = await this.db.all<RelationRow>(
+        `${RELATION_SELECT} ${where} ${count ? '' : `ORDER BY ${this.db.idOrder} LIMIT ${PREVIEW}`}`,
+        [...part, ...part],
+      );
+      for (const row of rows) {
+        if (count) ids.add(row.id);
+        else first.push(row);
+      }
+      if (count) continue;
+      first = dedupeFirst(first);
+    }
+    if (count) {
+      const sorted = [...ids].sort(byId).slice(0, PREVIEW);
+      const rows = await this.select<RelationRow>(RELATION_SELECT, 'id', sorted);
+      first = dedupeFirst(rows);
+    }
+    return { count: count ? ids.size : -1, first: first.map(relationChange) };
   }
 
   // As text: pg would parse a date column into a Date, while the payload holds 'YYYY-MM-DD'.
@@ -114,4 +219,10 @@ export class StoredRows {
     }
     return rows;
   }
+}
+
+/** The first PREVIEW distinct rows of `rows` in id order. */
+function dedupeFirst(rows: RelationRow[]): RelationRow[] {
+  const seen = new Map(rows.map((row) => [row.id, row]));
+  return [...seen.values()].sort((a, b) => byId(a.id, b.id)).slice(0, PREVIEW);
 }

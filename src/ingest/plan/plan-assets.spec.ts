@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, ConflictException } from '@nestjs/common';
-import type { AssetRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { VulnerabilityRow } from '../../assets/asset-rows.js';
 import type { IngestVulnerability } from '../ingest-payload.js';
+import type { StoredAsset, StoredSources } from './ingest-plan.js';
 import { item, storedAsset, testContext } from './plan-fixtures.js';
 import { planCreateAll, planMerge, type StoredAssets } from './plan-assets.js';
 
@@ -20,16 +21,28 @@ const vulnerabilityRow = (assetId: string): VulnerabilityRow => ({
 });
 
 function stored(
-  rows: AssetRow[],
-  byIp: AssetRow[] = [],
+  rows: StoredAsset[],
+  byIp: StoredAsset[] = [],
   vulnerabilities: [string, VulnerabilityRow[]][] = [],
+  sources: [string, StoredSources][] = [],
 ): StoredAssets {
   return {
     byId: new Map(rows.map((row) => [row.id, row])),
     byIp: new Map(byIp.map((row) => [row.ip!, row])),
     vulnerabilities: new Map(vulnerabilities),
+    sources: new Map(sources),
   };
 }
+
+const counts = (
+  assetsCreated: number,
+  assetsUpdated: number,
+  assetsUnchanged: number,
+  vulnerabilities: number,
+) => ({ assetsCreated, assetsUpdated, assetsUnchanged, vulnerabilities });
+
+/** The stored row as the writer takes it (without what only the plan reads). */
+const row = ({ seen: _seen, ...rest }: StoredAsset) => rest;
 
 describe('planMerge', () => {
   it('updates the asset matched by id with the given fields and the source', () => {
@@ -38,13 +51,21 @@ describe('planMerge', () => {
       [item(0, { id: 'a', fields: { name: 'A' } })],
       stored([a]),
       new Map(),
-      testContext('scan'),
+      testContext(),
     );
-    expect(plan.updates).toEqual([{ ...a, name: 'A', source: 'scan' }]);
+    expect(plan.updates).toEqual([
+      {
+        before: a,
+        after: { ...row(a), name: 'A' },
+        sourcesBefore: null,
+        firstSeen: false,
+        vulnerabilitiesBefore: null,
+      },
+    ]);
     expect(plan.creates).toEqual([]);
     expect(plan.ids).toEqual(['a']);
     expect([...plan.matched]).toEqual([['a', 0]]);
-    expect(plan.counts).toEqual({ assetsCreated: 0, assetsUpdated: 1, vulnerabilities: 0 });
+    expect(plan.counts).toEqual(counts(0, 1, 0, 0));
   });
 
   it('matches by ip the stored asset the lookups give for it (the earliest created)', () => {
@@ -56,7 +77,21 @@ describe('planMerge', () => {
       testContext(),
     );
     expect(plan.ids).toEqual(['early']);
-    expect(plan.updates).toEqual([{ ...early, vendor: 'v' }]);
+    expect(plan.updates.map((update) => update.after)).toEqual([{ ...row(early), vendor: 'v' }]);
+  });
+
+  it('matchBy id: an item whose id is not stored is created, never matched by ip', () => {
+    const early = storedAsset('early', { ip: '10.0.0.9' });
+    const plan = planMerge(
+      [item(0, { id: 'unknown', fields: { name: 'n', ip: '10.0.0.9' } })],
+      stored([], [early]),
+      new Map(),
+      testContext(null, false),
+    );
+    expect(plan.ids).toEqual(['unknown']);
+    expect(plan.creates.map((created) => created.id)).toEqual(['unknown']);
+    expect(plan.updates).toEqual([]);
+    expect(plan.matched.size).toBe(0);
   });
 
   it('creates what matches nothing, with a new id when the item has none', () => {
@@ -70,13 +105,14 @@ describe('planMerge', () => {
       testContext('scan'),
     );
     expect(plan.creates).toEqual([
-      { ...storedAsset('new-1', { name: 'n', ip: '10.0.0.2' }), source: 'scan' },
-      { ...storedAsset('given', { name: 'g' }), source: 'scan' },
+      { ...row(storedAsset('new-1', { name: 'n', ip: '10.0.0.2' })), source: 'scan' },
+      { ...row(storedAsset('given', { name: 'g' })), source: 'scan' },
     ]);
     expect(plan.ids).toEqual(['new-1', 'given']);
     expect([...plan.vulnerabilityLists]).toEqual([['new-1', [vulnerability]]]);
     expect(plan.replacedLists).toEqual([]);
-    expect(plan.counts).toEqual({ assetsCreated: 2, assetsUpdated: 0, vulnerabilities: 1 });
+    expect(plan.sourceAdds).toEqual([]);
+    expect(plan.counts).toEqual(counts(2, 0, 0, 1));
   });
 
   it('refuses to create an asset without a name', () => {
@@ -85,18 +121,20 @@ describe('planMerge', () => {
     ).toThrow(new BadRequestException('assets[3].name is required to create an asset'));
   });
 
-  it('writes nothing for an item equal to the stored asset, its vulnerabilities included', () => {
-    const a = storedAsset('a', { name: 'A', source: 'scan' });
+  it('counts an item equal to the stored asset as unchanged, its vulnerabilities included', () => {
+    const a = storedAsset('a', { name: 'A', source: 'scan', seen: 1 });
     const plan = planMerge(
       [item(0, { id: 'a', fields: { name: 'A' }, vulnerabilities: [vulnerability] })],
-      stored([a], [], [['a', [vulnerabilityRow('a')]]]),
+      stored([a], [], [['a', [vulnerabilityRow('a')]]], [['a', { names: ['scan'], next: 1 }]]),
       new Map(),
       testContext('scan'),
     );
     expect(plan.updates).toEqual([]);
+    expect(plan.unchanged).toEqual(['a']);
+    expect(plan.sourceAdds).toEqual([]);
     expect(plan.vulnerabilityLists.size).toBe(0);
     expect(plan.replacedLists).toEqual([]);
-    expect(plan.counts).toEqual({ assetsCreated: 0, assetsUpdated: 0, vulnerabilities: 0 });
+    expect(plan.counts).toEqual(counts(0, 0, 1, 0));
   });
 
   it('replaces a different vulnerability list, which counts as an update of the asset', () => {
@@ -108,10 +146,93 @@ describe('planMerge', () => {
       new Map(),
       testContext(),
     );
-    expect(plan.updates).toEqual([a]);
+    expect(plan.updates).toEqual([
+      {
+        before: a,
+        after: row(a),
+        sourcesBefore: null,
+        firstSeen: false,
+        vulnerabilitiesBefore: [vulnerabilityRow('a')],
+      },
+    ]);
     expect(plan.replacedLists).toEqual(['a']);
     expect([...plan.vulnerabilityLists]).toEqual([['a', [changed]]]);
-    expect(plan.counts).toEqual({ assetsCreated: 0, assetsUpdated: 1, vulnerabilities: 1 });
+    expect(plan.counts).toEqual(counts(0, 1, 0, 1));
+  });
+
+  it('keeps updates in payload order, a vulnerability-only change included', () => {
+    const a = storedAsset('a');
+    const b = storedAsset('b');
+    const plan = planMerge(
+      [
+        item(0, { id: 'a', fields: {}, vulnerabilities: [vulnerability] }),
+        item(1, { id: 'b', fields: { name: 'B' } }),
+      ],
+      stored([a, b]),
+      new Map(),
+      testContext(),
+    );
+    expect(plan.updates.map((update) => update.after.id)).toEqual(['a', 'b']);
+  });
+
+  describe('provenance, with a source', () => {
+    it('adds the source after the last of a matched asset’s sources: an update', () => {
+      const a = storedAsset('a', { name: 'A', source: 'other', seen: 1 });
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: {} })],
+        stored([a], [], [], [['a', { names: ['first', 'other'], next: 5 }]]),
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.sourceAdds).toEqual([['a', 5]]);
+      expect(plan.updates).toEqual([
+        {
+          before: a,
+          after: { ...row(a), source: 'scan' },
+          sourcesBefore: ['first', 'other'],
+          firstSeen: false,
+          vulnerabilitiesBefore: null,
+        },
+      ]);
+      expect(plan.counts.assetsUpdated).toBe(1);
+    });
+
+    it('a hand-made asset first named by a feed: source at position 0, first sighting', () => {
+      const router = storedAsset('router', { ip: '10.0.0.1' });
+      const plan = planMerge(
+        [item(0, { fields: { ip: '10.0.0.1' } })],
+        stored([], [router]),
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.sourceAdds).toEqual([['router', 0]]);
+      expect(plan.updates[0]).toMatchObject({ sourcesBefore: [], firstSeen: true });
+    });
+
+    it('leaves an asset unchanged when it already holds the source and was seen', () => {
+      const a = storedAsset('a', { source: 'scan', seen: 1 });
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: { name: 'a' } })],
+        stored([a], [], [], [['a', { names: ['scan', 'other'], next: 2 }]]),
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.unchanged).toEqual(['a']);
+      expect(plan.updates).toEqual([]);
+      expect(plan.sourceAdds).toEqual([]);
+    });
+
+    it('without a source, touches no provenance: the same item is unchanged', () => {
+      const a = storedAsset('a', { source: 'scan' });
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: {} })],
+        stored([a]),
+        new Map(),
+        testContext(),
+      );
+      expect(plan.unchanged).toEqual(['a']);
+      expect(plan.sourceAdds).toEqual([]);
+    });
   });
 
   it('refuses two items matching one stored asset, in one slice or across slices', () => {
@@ -161,12 +282,12 @@ describe('planCreateAll', () => {
       testContext('scan'),
     );
     expect(plan.creates).toEqual([
-      { ...storedAsset('a', { name: 'A', risk_score: 4 }), source: 'scan' },
-      { ...storedAsset('new-1', { name: 'B' }), source: 'scan' },
+      { ...row(storedAsset('a', { name: 'A', risk_score: 4 })), source: 'scan' },
+      { ...row(storedAsset('new-1', { name: 'B' })), source: 'scan' },
     ]);
     expect(plan.ids).toEqual(['a', 'new-1']);
     expect(plan.updates).toEqual([]);
     expect(plan.matched.size).toBe(0);
-    expect(plan.counts).toEqual({ assetsCreated: 2, assetsUpdated: 0, vulnerabilities: 1 });
+    expect(plan.counts).toEqual(counts(2, 0, 0, 1));
   });
 });

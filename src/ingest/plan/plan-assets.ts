@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
 import type { AssetRow, VulnerabilityRow } from '../../assets/asset-rows.js';
 import type { IngestAsset, IngestAssetFields, IngestVulnerability } from '../ingest-payload.js';
-import type { IngestCounts, PlanContext } from './ingest-plan.js';
+import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
 
 /** The asset columns an item may set, in the order the rows are written. */
 export const ASSET_FIELDS = [
@@ -15,10 +15,28 @@ export const ASSET_FIELDS = [
   'os_version',
 ] as const;
 
+/** A matched asset whose stored values change, with what they were (for the change list). */
+export interface AssetUpdate {
+  before: StoredAsset;
+  after: AssetRow;
+  /** Its `sources` before the payload's source was added to them; null when they stay. */
+  sourcesBefore: string[] | null;
+  /** Whether this run is the first with a source to name it (first_seen_at is set). */
+  firstSeen: boolean;
+  /** The stored list a new vulnerability list replaces; null when the list stays. */
+  vulnerabilitiesBefore: VulnerabilityRow[] | null;
+}
+
 /** What to write for a slice of the payload's assets, and where its items went. */
 export interface AssetPlan {
+  /** New assets (origin `ingest`), in payload order. */
   creates: AssetRow[];
-  updates: AssetRow[];
+  /** Matched assets whose stored values change, in payload order. */
+  updates: AssetUpdate[];
+  /** Matched assets left as they were: with a source, only their last_seen_at moves. */
+  unchanged: string[];
+  /** Matched assets the payload's source is added to, with the position it takes. */
+  sourceAdds: [assetId: string, position: number][];
   /** The vulnerability list to store, by asset id. */
   vulnerabilityLists: Map<string, IngestVulnerability[]>;
   /** Matched assets whose stored list the new one replaces (deleted before the insert). */
@@ -30,26 +48,32 @@ export interface AssetPlan {
    * an index rather than the item, so that the items can go once their slice is written.
    */
   matched: Map<string, number>;
-  counts: Pick<IngestCounts, 'assetsCreated' | 'assetsUpdated' | 'vulnerabilities'>;
+  counts: Pick<
+    IngestCounts,
+    'assetsCreated' | 'assetsUpdated' | 'assetsUnchanged' | 'vulnerabilities'
+  >;
 }
 
 /** The stored rows a merge slice may match, as the lookups found them. */
 export interface StoredAssets {
-  byId: ReadonlyMap<string, AssetRow>;
-  /** By ip, the earliest created asset with it. */
-  byIp: ReadonlyMap<string, AssetRow>;
+  byId: ReadonlyMap<string, StoredAsset>;
+  /** By ip, the earliest created asset with it (empty when the run matches by id only). */
+  byIp: ReadonlyMap<string, StoredAsset>;
   /** The stored vulnerabilities of the matched assets, by asset id. */
   vulnerabilities: ReadonlyMap<string, VulnerabilityRow[]>;
+  /** The stored `sources` of the matched assets (read when the payload has a source). */
+  sources: ReadonlyMap<string, StoredSources>;
 }
 
-/** merge matches by id, then by ip. */
+/** merge matches by id, then (unless the run matches by id only) by ip. */
 export function storedMatch(
   asset: IngestAsset,
   stored: Pick<StoredAssets, 'byId' | 'byIp'>,
-): AssetRow | undefined {
+  matchByIp = true,
+): StoredAsset | undefined {
   return (
     (asset.id ? stored.byId.get(asset.id) : undefined) ??
-    (asset.fields.ip ? stored.byIp.get(asset.fields.ip) : undefined)
+    (matchByIp && asset.fields.ip ? stored.byIp.get(asset.fields.ip) : undefined)
   );
 }
 
@@ -57,11 +81,13 @@ function emptyPlan(): AssetPlan {
   return {
     creates: [],
     updates: [],
+    unchanged: [],
+    sourceAdds: [],
     vulnerabilityLists: new Map(),
     replacedLists: [],
     ids: [],
     matched: new Map(),
-    counts: { assetsCreated: 0, assetsUpdated: 0, vulnerabilities: 0 },
+    counts: { assetsCreated: 0, assetsUpdated: 0, assetsUnchanged: 0, vulnerabilities: 0 },
   };
 }
 
@@ -71,6 +97,7 @@ function withCounts(plan: AssetPlan): AssetPlan {
   plan.counts = {
     assetsCreated: plan.creates.length,
     assetsUpdated: plan.updates.length,
+    assetsUnchanged: plan.unchanged.length,
     vulnerabilities,
   };
   return plan;
@@ -99,23 +126,36 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
   return id;
 }
 
-/** The stored row with the item's fields applied, or null when nothing would change. */
+/** The stored row with the item's fields applied (and the source, when there is one). */
 function mergedRow(
-  stored: AssetRow,
+  stored: StoredAsset,
   fields: IngestAssetFields,
   source: string | null,
-  force = false,
-): AssetRow | null {
-  const merged: AssetRow = { ...stored, ...fields };
-  if (source !== null) merged.source = source;
-  const changed =
-    force ||
-    merged.source !== stored.source ||
-    ASSET_FIELDS.some((field) => merged[field] !== stored[field]);
-  return changed ? merged : null;
+): AssetRow {
+  const merged: AssetRow = {
+    id: stored.id,
+    name: fields.name ?? stored.name,
+    ip: fields.ip !== undefined ? fields.ip : stored.ip,
+    type: fields.type !== undefined ? fields.type : stored.type,
+    vendor: fields.vendor !== undefined ? fields.vendor : stored.vendor,
+    model: fields.model !== undefined ? fields.model : stored.model,
+    risk_score: fields.risk_score !== undefined ? fields.risk_score : stored.risk_score,
+    site: fields.site !== undefined ? fields.site : stored.site,
+    os_version: fields.os_version !== undefined ? fields.os_version : stored.os_version,
+    source: source ?? stored.source,
+  };
+  return merged;
 }
 
-function sameVulnerabilities(stored: VulnerabilityRow[], given: IngestVulnerability[]): boolean {
+function sameRow(a: AssetRow, b: AssetRow): boolean {
+  return a.source === b.source && ASSET_FIELDS.every((field) => a[field] === b[field]);
+}
+
+/** Whether two vulnerability lists hold the same records, whatever their order. */
+export function sameVulnerabilities(
+  stored: readonly VulnerabilityRow[],
+  given: readonly IngestVulnerability[],
+): boolean {
   if (stored.length !== given.length) return false;
   const byId = new Map(stored.map((row) => [row.id, row]));
   return given.every((item) => {
@@ -148,6 +188,9 @@ export function planCreateAll(
 /**
  * merge: each item updates the stored asset it matches (storedMatch), else is created.
  * `matchedBefore`: the stored assets earlier slices matched, and the index of the item.
+ * A matched asset changes when a field, its source, its vulnerability list or its provenance
+ * does (the payload's source added to its `sources`, its first sighting); else it is
+ * unchanged, and only its last sighting moves.
  */
 export function planMerge(
   assets: readonly IngestAsset[],
@@ -156,48 +199,51 @@ export function planMerge(
   context: PlanContext,
 ): AssetPlan {
   const plan = emptyPlan();
-  const matched = new Map<string, IngestAsset>();
-  const matchedRows = new Map<string, AssetRow>();
-  const matchedWithVulnerabilities: string[] = [];
+  const { source } = context;
   for (const asset of assets) {
-    const match = storedMatch(asset, stored);
+    const match = storedMatch(asset, stored, context.matchByIp);
     if (!match) {
       plan.ids.push(create(asset, plan, context));
       continue;
     }
-    const earlier = matchedBefore.get(match.id) ?? matched.get(match.id)?.index;
+    const earlier = matchedBefore.get(match.id) ?? plan.matched.get(match.id);
     if (earlier !== undefined) {
       throw new BadRequestException(
         `assets[${asset.index}] matches the same stored asset (${match.id}) as assets[${earlier}]`,
       );
     }
-    matched.set(match.id, asset);
     plan.matched.set(match.id, asset.index);
-    matchedRows.set(match.id, match);
     plan.ids.push(match.id);
-    const merged = mergedRow(match, asset.fields, context.source);
-    if (merged) plan.updates.push(merged);
-    if (asset.vulnerabilities) {
-      plan.vulnerabilityLists.set(match.id, asset.vulnerabilities);
-      matchedWithVulnerabilities.push(match.id);
-    }
-  }
 
-  // A list equal to the stored one is no change: running the same payload twice writes nothing.
-  const updated = new Set(plan.updates.map((row) => row.id));
-  for (const id of matchedWithVulnerabilities) {
-    if (
-      sameVulnerabilities(stored.vulnerabilities.get(id) ?? [], plan.vulnerabilityLists.get(id)!)
-    ) {
-      plan.vulnerabilityLists.delete(id);
-    } else {
-      plan.replacedLists.push(id);
-      // A new list is a change of the asset even when its own fields are the same.
-      if (!updated.has(id)) {
-        plan.updates.push(
-          mergedRow(matchedRows.get(id)!, matched.get(id)!.fields, context.source, true)!,
-        );
+    const after = mergedRow(match, asset.fields, source);
+    let vulnerabilitiesBefore: VulnerabilityRow[] | null = null;
+    if (asset.vulnerabilities) {
+      const storedList = stored.vulnerabilities.get(match.id) ?? [];
+      // A list equal to the stored one is no change: the same payload twice writes nothing.
+      if (!sameVulnerabilities(storedList, asset.vulnerabilities)) {
+        vulnerabilitiesBefore = storedList;
+        plan.vulnerabilityLists.set(match.id, asset.vulnerabilities);
+        plan.replacedLists.push(match.id);
       }
+    }
+    let sourcesBefore: string[] | null = null;
+    const firstSeen = source !== null && !match.seen;
+    if (source !== null) {
+      const sources = stored.sources.get(match.id) ?? { names: [], next: 0 };
+      if (!sources.names.includes(source)) {
+        sourcesBefore = sources.names;
+        plan.sourceAdds.push([match.id, sources.next]);
+      }
+    }
+    if (
+      !sameRow(match, after) ||
+      vulnerabilitiesBefore !== null ||
+      sourcesBefore !== null ||
+      firstSeen
+    ) {
+      plan.updates.push({ before: match, after, sourcesBefore, firstSeen, vulnerabilitiesBefore });
+    } else {
+      plan.unchanged.push(match.id);
     }
   }
   return withCounts(plan);

@@ -1,14 +1,14 @@
-import type { AssetRow } from '../../assets/asset-rows.js';
 import type { IngestAsset } from '../ingest-payload.js';
-import type { PlanContext } from './ingest-plan.js';
+import type { PlanContext, StoredAsset } from './ingest-plan.js';
 
 /** A plan context whose new ids count up: new-1, new-2, ... */
-export function testContext(source: string | null = null): PlanContext {
+export function testContext(source: string | null = null, matchByIp = true): PlanContext {
   let next = 0;
-  return { source, newId: () => `new-${++next}` };
+  return { source, matchByIp, newId: () => `new-${++next}` };
 }
 
-export function storedAsset(id: string, fields: Partial<AssetRow> = {}): AssetRow {
+/** A stored asset as a merge reads it; `seen: 0` unless given (never named with a source). */
+export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): StoredAsset {
   return {
     id,
     name: id,
@@ -20,6 +20,7 @@ export function storedAsset(id: string, fields: Partial<AssetRow> = {}): AssetRo
     site: null,
     os_version: null,
     source: null,
+    seen: 0,
     ...fields,
   };
 }

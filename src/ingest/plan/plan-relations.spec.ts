@@ -52,7 +52,11 @@ describe('planRelations', () => {
         to_ports: null,
       },
     ]);
-    expect(result.counts).toEqual({ relationsCreated: 1, relationsUpdated: 0 });
+    expect(result.counts).toEqual({
+      relationsCreated: 1,
+      relationsUpdated: 0,
+      relationsUnchanged: 0,
+    });
   });
 
   it('merge: updates the stored relation with the same ends and type, keeps it when equal', () => {
@@ -60,8 +64,13 @@ describe('planRelations', () => {
       relation(0, { sourceAssetId: 'a', targetAssetId: 'b', type: 'link', toPorts: null }),
     ]);
     expect(changed.updates).toEqual([{ ...storedRelation, to_ports: null }]);
+    expect(changed.updatedFrom).toEqual([storedRelation]);
     expect(changed.kept).toEqual(['r1']);
-    expect(changed.counts).toEqual({ relationsCreated: 0, relationsUpdated: 1 });
+    expect(changed.counts).toEqual({
+      relationsCreated: 0,
+      relationsUpdated: 1,
+      relationsUnchanged: 0,
+    });
 
     const same = plan([
       relation(0, { sourceAssetId: 'a', targetAssetId: 'b', type: 'link', protocol: 'tcp' }),
@@ -69,6 +78,11 @@ describe('planRelations', () => {
     expect(same.updates).toEqual([]);
     expect(same.creates).toEqual([]);
     expect(same.kept).toEqual(['r1']);
+    expect(same.counts).toEqual({
+      relationsCreated: 0,
+      relationsUpdated: 0,
+      relationsUnchanged: 1,
+    });
   });
 
   it('refuses an end that names no asset', () => {

@@ -20,11 +20,13 @@ export interface RelationLookups {
 export interface RelationPlan {
   creates: RelationRow[];
   updates: RelationRow[];
+  /** The stored row of each of `updates`, at the same index (for the change list). */
+  updatedFrom: RelationRow[];
   /** Ids of the stored relations the slice lists. */
   kept: string[];
   /** merge: the first item of each relationKey in this slice. */
   seen: Map<string, number>;
-  counts: Pick<IngestCounts, 'relationsCreated' | 'relationsUpdated'>;
+  counts: Pick<IngestCounts, 'relationsCreated' | 'relationsUpdated' | 'relationsUnchanged'>;
 }
 
 /**
@@ -41,9 +43,10 @@ export function planRelations(
   const plan: RelationPlan = {
     creates: [],
     updates: [],
+    updatedFrom: [],
     kept: [],
     seen: new Map(),
-    counts: { relationsCreated: 0, relationsUpdated: 0 },
+    counts: { relationsCreated: 0, relationsUpdated: 0, relationsUnchanged: 0 },
   };
   const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
     const ref = relation[end];
@@ -95,11 +98,13 @@ export function planRelations(
       merged.to_ports !== match.to_ports
     ) {
       plan.updates.push(merged);
+      plan.updatedFrom.push(match);
     }
   }
   plan.counts = {
     relationsCreated: plan.creates.length,
     relationsUpdated: plan.updates.length,
+    relationsUnchanged: plan.kept.length - plan.updates.length,
   };
   return plan;
 }

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { checkField, textRule } from '../../common/field-rules/field-rule.js';
+import { checkField, integerRule, textRule } from '../../common/field-rules/field-rule.js';
 import {
   ASSET_FIELDS,
   RELATION_FIELDS,
@@ -18,7 +18,9 @@ import {
 } from '../ingest-payload.js';
 
 const TOP_KEYS = new Set(['assets', 'relations', 'options']);
-const OPTION_KEYS = new Set(['mode', 'deleteStale', 'source']);
+const OPTION_KEYS = new Set(['mode', 'deleteStale', 'source', 'dryRun', 'maxDeletions', 'matchBy']);
+const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
+const MATCH_KEYS = ['id', 'ip'];
 const ASSET_TEXT_FIELDS = (['type', 'vendor', 'model', 'site', 'os_version'] as const).map(
   (field) => [field, ASSET_FIELDS[field]] as const,
 );
@@ -38,6 +40,24 @@ function rejectUnknown(value: Record<string, unknown>, allowed: Set<string>, pat
   for (const key in value) {
     if (!allowed.has(key)) fail(`${path ? `${path}.` : ''}${key} is not an accepted property`);
   }
+}
+
+function flag(value: unknown, field: string): boolean {
+  const given = value ?? false;
+  if (typeof given !== 'boolean') fail(`options.${field} must be a boolean`);
+  return given;
+}
+
+/** `matchBy`: `["id", "ip"]` (the default) or `["id"]`; answers whether ip matches. */
+function matchByIp(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  const keys = Array.isArray(value) ? (value as unknown[]) : [];
+  const valid =
+    keys.includes('id') &&
+    keys.every((key) => MATCH_KEYS.includes(key as string)) &&
+    new Set(keys).size === keys.length;
+  if (!valid) fail('options.matchBy must be ["id", "ip"] or ["id"]');
+  return keys.includes('ip');
 }
 
 function text(value: unknown, path: string, field: string, min: number, max: number): string {
@@ -171,8 +191,7 @@ export function parseIngestPayload(
   rejectUnknown(options, OPTION_KEYS, 'options');
   const mode = (options.mode ?? 'merge') as IngestMode;
   if (!INGEST_MODES.includes(mode)) fail('options.mode must be merge, append or replace');
-  const deleteStale = options.deleteStale ?? false;
-  if (typeof deleteStale !== 'boolean') fail('options.deleteStale must be a boolean');
+  const deleteStale = flag(options.deleteStale, 'deleteStale');
   if (deleteStale && mode === 'append') {
     fail('options.deleteStale applies to merge mode only (replace implies it)');
   }
@@ -180,6 +199,12 @@ export function parseIngestPayload(
     options.source === undefined || options.source === null
       ? null
       : text(options.source, 'options', 'source', 1, 100);
+  const dryRun = flag(options.dryRun, 'dryRun');
+  const maxDeletions =
+    options.maxDeletions === undefined || options.maxDeletions === null
+      ? null
+      : checkField<number>(MAX_DELETIONS_RULE, options.maxDeletions, 'options', 'maxDeletions');
+  const matchIp = matchByIp(options.matchBy);
 
   const rawAssets = body.assets ?? [];
   if (!Array.isArray(rawAssets)) fail('assets must be an array');
@@ -220,5 +245,14 @@ export function parseIngestPayload(
       yield next.value.items.map((item) => parseRelation(item, count++));
     }
   }
-  return { mode, deleteStale, source, assets: assets(), relations: relations() };
+  return {
+    mode,
+    deleteStale,
+    source,
+    dryRun,
+    maxDeletions,
+    matchByIp: matchIp,
+    assets: assets(),
+    relations: relations(),
+  };
 }
