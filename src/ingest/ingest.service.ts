@@ -11,6 +11,7 @@ import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
+import type { IngestHooks } from './ingest-hooks.js';
 import type { IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker, type JsonSlice } from './parse/json-worker.js';
 import { parseIngestPayload } from './validate/validate-payload.js';
@@ -34,17 +35,18 @@ export class IngestService {
   ) {}
 
   /** `raw` is the body as the HTTP layer hands it over (unparsed), or an already parsed value. */
-  ingest(caller: Principal, raw: unknown): Promise<IngestResponse> {
-    return this.metrics.measure((labels) => this.run(caller, raw, labels));
+  ingest(caller: Principal, raw: unknown, hooks: IngestHooks): Promise<IngestResponse> {
+    return this.metrics.measure((labels) => this.run(caller, raw, hooks, labels));
   }
 
   private async run(
     caller: Principal,
     raw: unknown,
+    hooks: IngestHooks,
     labels: IngestRunLabels,
   ): Promise<IngestResponse> {
     const started = performance.now();
-    const bytes = raw instanceof UnreadBody ? await raw.read() : null;
+    const bytes = raw instanceof UnreadBody ? await raw.read() : Buffer.isBuffer(raw) ? raw : null;
     const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
     // An empty body is no body, as on every other route.
     const body = parsed ? parsed.head : bytes ? undefined : raw;
@@ -52,15 +54,27 @@ export class IngestService {
       // The top level is checked here; the items are read during the run, slice by slice.
       const payload = this.readPayload(caller, body, parsed?.slices);
       labels.mode = payload.mode;
+      hooks.optionsRead?.({
+        format: 'json',
+        mode: payload.mode,
+        source: payload.source,
+        deleteStale: payload.deleteStale,
+        dryRun: false,
+      });
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
-      const counts = await this.dataSource.exclusiveWrites.run(() =>
-        this.inTransaction((sql, lookups) => new IngestRun(sql, payload, lookups).execute()),
+      return await this.dataSource.exclusiveWrites.run(() =>
+        this.inTransaction(async (sql, lookups) => {
+          const counts = await new IngestRun(sql, payload, lookups).execute();
+          const answer: IngestResponse = {
+            success: true,
+            runId: hooks.runId,
+            stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
+          };
+          await hooks.beforeCommit?.(sql, answer);
+          return answer;
+        }),
       );
-      return {
-        success: true,
-        stats: { ...counts, duration: `${Math.round(performance.now() - started)}ms` },
-      };
     } finally {
       await parsed?.close();
     }

@@ -38,6 +38,13 @@ export class IngestResponse {
   @ApiProperty({ type: Boolean, enum: [true], example: true })
   success: true;
 
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The id of this run, as listed by GET /api/integrations/runs',
+    example: '01936f0e-7c1a-7b3e-9d4f-2a6c8e0b1d53',
+  })
+  runId: string;
+
   @ApiProperty({ type: () => IngestStats })
   stats: IngestStats;
 }

@@ -1,0 +1,25 @@
+import type { IngestResponse } from './dto/ingest-response.dto.js';
+import type { IngestSql } from './ingest-sql.js';
+
+/** What the ingestion reads from the body's options, for the run's record. */
+export interface IngestRunOptions {
+  format: 'json' | 'nmap' | 'nessus' | 'csv';
+  mode: 'merge' | 'replace' | 'append';
+  source: string | null;
+  deleteStale: boolean;
+  dryRun: boolean;
+}
+
+/** How the caller of IngestService (the runs layer) follows one run. */
+export interface IngestHooks {
+  /** The run's id: the answer's `runId`. */
+  runId: string;
+  /** Called once the body's options are read and valid, before any item is read. */
+  optionsRead?(options: IngestRunOptions): void;
+  /**
+   * Called inside the write transaction, after every write, just before the commit, with the
+   * answer about to be given: the run's record and a kept replay answer land with the
+   * ingestion or not at all. Not called for a dry run (no write transaction).
+   */
+  beforeCommit?(sql: IngestSql, answer: IngestResponse): Promise<void>;
+}
