@@ -1,4 +1,4 @@
-import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -46,21 +46,64 @@ async function pollFor<T>(look: () => Promise<T | undefined>): Promise<T> {
 
 /**
  * Sends all of `body` but its last byte and holds it back: the run is then certainly still
- * going when the process is killed, whatever the machine's speed.
+ * going (reading its body) when the process is killed or another starts, whatever the
+ * machine's speed. `finish` sends the last byte and gives the answer.
  */
-function sendAllButLastByte(baseUrl: string, token: string, body: Buffer): void {
-  const url = new URL(INGEST, baseUrl);
-  const request = httpRequest(url, {
+function holdIngestion(
+  baseUrl: string,
+  token: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): { finish(): Promise<{ status: number; text: string }> } {
+  const request = httpRequest(new URL(INGEST, baseUrl), {
     method: 'POST',
     headers: {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       'content-length': body.length,
+      ...headers,
     },
   });
-  // The process is killed under it.
-  request.on('error', () => undefined);
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString() }),
+      );
+    });
+    request.on('error', reject);
+  });
+  // The process may be killed under it.
+  answer.catch(() => undefined);
   request.write(body.subarray(0, body.length - 1));
+  return {
+    finish: () => {
+      request.end(body.subarray(body.length - 1));
+      return answer;
+    },
+  };
+}
+
+/** The one running run the service lists, once it does. */
+const runningRun = (service: ServiceProcess, token: string) =>
+  pollFor(async () => {
+    const listed = await service.request('GET', `${RUNS}?status=running`, { token });
+    return (listed.body as { id: string }[])[0];
+  });
+
+/** An ingestion with an Idempotency-Key, its answer's exact bytes. */
+async function sendKeyed(service: ServiceProcess, token: string, body: string, key: string) {
+  const response = await fetch(`${service.baseUrl}${INGEST}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+    },
+    body,
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 describe('a run whose process is killed', () => {
@@ -81,12 +124,9 @@ describe('a run whose process is killed', () => {
     expect((await first.request('POST', INGEST, { token, body: baseline })).status).toBe(200);
     const before = (await first.request('GET', '/api/assets?limit=1000', { token })).body;
 
-    const payload = Buffer.from(JSON.stringify(scannerPayload(20_000, 'kill-run', 32)));
-    sendAllButLastByte(first.baseUrl, token, payload);
-    const running = await pollFor(async () => {
-      const listed = await first.request('GET', `${RUNS}?status=running`, { token });
-      return (listed.body as { id: string }[])[0];
-    });
+    const payload = JSON.stringify(scannerPayload(20_000, 'kill-run', 32));
+    holdIngestion(first.baseUrl, token, Buffer.from(payload), { 'idempotency-key': 'job-9' });
+    const running = await runningRun(first, token);
     first.signal('SIGKILL');
     await first.exited;
 
@@ -105,6 +145,12 @@ describe('a run whose process is killed', () => {
     expect(stillRunning.body).toEqual([]);
     const after = (await second.request('GET', '/api/assets?limit=1000', { token: again })).body;
     expect(after).toEqual(before);
+
+    // Its Idempotency-Key is free again: the same request runs.
+    const retried = await sendKeyed(second, again, payload, 'job-9');
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(JSON.parse(retried.text).stats.assetsCreated).toBe(20_000);
   }, 120_000);
 });
 
@@ -134,19 +180,41 @@ async function waitUntilInstanceLockFree(database: TestDatabase, runId: string):
   }
 }
 
-describeWithPostgres('two replicas sent one Idempotency-Key at once', () => {
+/** The run that holds `key` while it runs (read from the table: no route shows it). */
+async function claimingRun(database: TestDatabase, key: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ run_id: string }>(
+      'SELECT run_id FROM idempotency_keys WHERE key = $1 AND status IS NULL',
+      [key],
+    );
+    return rows[0]?.run_id;
+  } finally {
+    await client.end();
+  }
+}
+
+describeWithPostgres('replicas on one PostgreSQL database', () => {
   let database: TestDatabase;
+  let env: Record<string, string>;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let token: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ postgres: POSTGRES_SERVER_URL });
+    env = serviceEnv(database);
+    [a, b] = await Promise.all([ServiceProcess.start(env), ServiceProcess.start(env)]);
+    token = await login(a);
+  }, 120_000);
 
   afterAll(async () => {
     await ServiceProcess.killAll();
     await database?.drop();
   });
 
-  it('run it once: the other answers the kept answer or 409, never a second run', async () => {
-    database = await createTestDatabase({ postgres: POSTGRES_SERVER_URL });
-    const env = serviceEnv(database);
-    const [a, b] = await Promise.all([ServiceProcess.start(env), ServiceProcess.start(env)]);
-    const token = await login(a);
+  it('sent one Idempotency-Key at once run it once: the other answers the kept answer or 409', async () => {
     const created = await a.request('POST', '/api/auth/api-keys', {
       token,
       body: { name: 'ci' },
@@ -155,18 +223,7 @@ describeWithPostgres('two replicas sent one Idempotency-Key at once', () => {
     const payload = scannerPayload(3_000, 'replicas-key', 33);
     const body = JSON.stringify(payload);
 
-    const send = async (service: ServiceProcess) => {
-      const response = await fetch(`${service.baseUrl}${INGEST}`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          'idempotency-key': 'pipeline-81',
-        },
-        body,
-      });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    };
+    const send = (service: ServiceProcess) => sendKeyed(service, key, body, 'pipeline-81');
     const answers = await Promise.all([send(a), send(b)]);
     const ran = answers.filter(
       (answer) => answer.status === 200 && answer.headers.get('idempotent-replayed') === null,
@@ -195,5 +252,41 @@ describeWithPostgres('two replicas sent one Idempotency-Key at once', () => {
       expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
       expect(replay.text).toBe(ran[0].text);
     }
+  }, 120_000);
+
+  it("leave a live replica's running run alone as another starts", async () => {
+    const payload = Buffer.from(JSON.stringify(scannerPayload(10, 'live-run', 34)));
+    const held = holdIngestion(a.baseUrl, token, payload);
+    const running = await runningRun(a, token);
+    const c = await ServiceProcess.start(env);
+    const seen = await c.request('GET', `${RUNS}/${running.id}`, { token });
+    expect(seen.body.status).toBe('running');
+    const answer = await held.finish();
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text).runId).toBe(running.id);
+    expect((await c.request('GET', `${RUNS}/${running.id}`, { token })).body.status).toBe(
+      'succeeded',
+    );
+    await c.kill();
+  }, 120_000);
+
+  it('free the Idempotency-Key of a replica killed during its run for the others', async () => {
+    const doomed = await ServiceProcess.start(env);
+    const body = JSON.stringify(scannerPayload(30_000, 'doomed-key', 35));
+    void sendKeyed(doomed, token, body, 'job-doomed').catch(() => undefined);
+    // The key is claimed once the body is in; the 30,000 assets take a while after that.
+    const runId = await pollFor(() => claimingRun(database, 'job-doomed'));
+    doomed.signal('SIGKILL');
+    await doomed.exited;
+    await waitUntilInstanceLockFree(database, runId);
+
+    // No replica restarted: the one that meets the key finds its process gone.
+    const retried = await sendKeyed(b, token, body, 'job-doomed');
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    // The killed run wrote nothing.
+    expect(JSON.parse(retried.text).stats.assetsCreated).toBe(30_000);
+    const dead = await b.request('GET', `${RUNS}/${runId}`, { token });
+    expect(dead.body).toMatchObject({ status: 'failed', error: expect.stringMatching(/stopped/) });
   }, 120_000);
 });
