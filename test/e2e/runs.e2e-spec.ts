@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { parseRawResponse, untilClosed } from '../support/raw-http.js';
 import { TestApp, expectErrorBody, type ApiResponse } from '../support/test-app.js';
 
 const INGEST = '/api/integrations/ingest';
@@ -332,3 +333,42 @@ describe('ingestion runs', () => {
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
 });
+
+// An app of its own, after the other: one app at a time in a test file.
+describe('an ingestion whose body is not received in time', () => {
+  let slow: TestApp;
+
+  beforeAll(async () => {
+    slow = await TestApp.start({ HTTP_HEADERS_TIMEOUT_S: '1', HTTP_REQUEST_TIMEOUT_S: '1' });
+  });
+  afterAll(async () => {
+    await slow.close();
+  });
+
+  it('is a rejected run with the 408 sentence', async () => {
+    const token = await slow.login();
+    const received = await untilClosed(
+      slow.baseUrl,
+      `POST ${INGEST} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"assets":',
+    );
+    const answer = parseRawResponse(Buffer.from(received))!;
+    expect(answer.status).toBe(408);
+    const { error } = JSON.parse(answer.body) as { error: string };
+    const recorded = await pollFor(async () => {
+      const listed = await slow.request('GET', RUNS, { token });
+      const run = (listed.body as Record<string, any>[])[0];
+      return run?.status === 'running' ? undefined : run;
+    });
+    expect(recorded).toMatchObject({ status: 'rejected', error, bodyBytes: null });
+  });
+});
+
+/** Polls until `look` gives a value: the run's end is recorded after the answer. */
+async function pollFor<T>(look: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const found = await look();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
