@@ -319,6 +319,65 @@ describe('ingestion runs', () => {
     });
   });
 
+  it('are documented: the routes, the ingestion header and answers, runId', async () => {
+    const document = (await t.request('GET', '/api/docs-json')).body;
+    const list = document.paths['/api/integrations/runs'].get;
+    expect(list.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
+      'limit',
+      'offset',
+      'source',
+      'status',
+    ]);
+    expect(list.responses['200'].headers).toHaveProperty('X-Total-Count');
+    expect(list.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/RunResponse' },
+    });
+    expect(Object.keys(document.paths['/api/integrations/runs/{id}'].get.responses)).toEqual(
+      expect.arrayContaining(['200', '404']),
+    );
+    const run = document.components.schemas.RunResponse;
+    expect(Object.keys(run.properties).sort()).toEqual(
+      [
+        'id',
+        'status',
+        'dryRun',
+        'format',
+        'mode',
+        'source',
+        'deleteStale',
+        'actor',
+        'requestId',
+        'bodyBytes',
+        'startedAt',
+        'finishedAt',
+        'stats',
+        'error',
+      ].sort(),
+    );
+    expect(document.components.schemas.RunStatus.enum).toEqual([
+      'running',
+      'succeeded',
+      'rejected',
+      'failed',
+    ]);
+    const ingestion = document.paths['/api/integrations/ingest'].post;
+    expect(ingestion.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+      ]),
+    );
+    expect(ingestion.responses['200'].headers).toHaveProperty('Idempotent-Replayed');
+    expect(Object.keys(ingestion.responses)).toEqual(expect.arrayContaining(['409', '422']));
+    expect(ingestion.responses['422'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorResponseDto',
+    });
+    expect(document.components.schemas.IngestResponse.properties.runId).toMatchObject({
+      type: 'string',
+      example: expect.any(String),
+    });
+  });
+
   /** The answer's exact bytes. */
   async function fetchRaw(token: string, body: string, key: string) {
     const response = await fetch(`${t.baseUrl}${INGEST}`, {
