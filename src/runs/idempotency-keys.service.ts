@@ -15,7 +15,8 @@ export const KEPT_ANSWER_HOURS = 24;
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
-// 1 to 255 printable ASCII characters, spaces included.
+// 1 to 255 printable ASCII characters, spaces included (a repeated header arrives joined by
+// ', ', one value).
 const ACCEPTED_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /** A key this request holds: its answer is to be kept, or the key released. */
@@ -38,7 +39,7 @@ export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | null {
   if (value === undefined) return null;
   if (typeof value !== 'string' || !ACCEPTED_KEY.test(value)) {
     throw new BadRequestException(
-      `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable characters, given once`,
+      `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters`,
     );
   }
   return value;

@@ -48,13 +48,25 @@ export class RunInstance implements OnModuleInit, OnApplicationShutdown {
     this.client = null;
   }
 
-  /** Whether the process that recorded `instanceId` on its runs still runs. */
+  /**
+   * Whether the process that recorded `instanceId` on its runs still runs. When this process
+   * cannot tell (its lock connection failed), it says alive: a live run is never failed.
+   */
   async isAlive(instanceId: number): Promise<boolean> {
     if (instanceId === this.id) return true;
-    if (!this.client) return false;
-    if (!(await this.tryLock(instanceId))) return true;
-    await this.client.query('SELECT pg_advisory_unlock($1, $2)', [INSTANCE_LOCK_SPACE, instanceId]);
-    return false;
+    // SQLite: one process per file, so any other instance is gone.
+    if (!this.client) return this.config.database.kind === 'postgres';
+    try {
+      if (!(await this.tryLock(instanceId))) return true;
+      await this.client.query('SELECT pg_advisory_unlock($1, $2)', [
+        INSTANCE_LOCK_SPACE,
+        instanceId,
+      ]);
+      return false;
+    } catch (error) {
+      this.logger.error(`Cannot tell whether instance ${instanceId} lives: ${String(error)}`);
+      return true;
+    }
   }
 
   private async tryLock(instanceId: number): Promise<boolean> {

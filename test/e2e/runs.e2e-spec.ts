@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { IdempotencyKey } from '../../src/runs/idempotency-key.entity.js';
+import { IngestionRun } from '../../src/runs/ingestion-run.entity.js';
 import { parseRawResponse, untilClosed } from '../support/raw-http.js';
 import { TestApp, expectErrorBody, type ApiResponse } from '../support/test-app.js';
 
@@ -152,6 +154,19 @@ describe('ingestion runs', () => {
       });
     });
 
+    it('deletes runs older than 90 days as a run starts', async () => {
+      const runs = t.dataSource.getRepository(IngestionRun);
+      const answer = await ingest(editor.token, '{}');
+      const old = { ...(await runs.findOneByOrFail({ id: answer.body.runId })), id: 'old-run' };
+      const day = 86_400_000;
+      await runs.insert({ ...old, startedAt: new Date(Date.now() - 91 * day) });
+      await runs.insert({ ...old, id: 'recent-run', startedAt: new Date(Date.now() - 89 * day) });
+      expect((await t.request('GET', `${RUNS}/old-run`, { token: viewer })).status).toBe(200);
+      await ingest(editor.token, '{}');
+      expect((await t.request('GET', `${RUNS}/old-run`, { token: viewer })).status).toBe(404);
+      expect((await t.request('GET', `${RUNS}/recent-run`, { token: viewer })).status).toBe(200);
+    });
+
     it("does not record a viewer's ingestion, refused by the role check", async () => {
       const before = await runCount();
       const answer = await ingest(viewer, '{}');
@@ -258,6 +273,23 @@ describe('ingestion runs', () => {
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.text).toBe(first.text);
       expect(await runCount()).toBe(runsBefore);
+    });
+
+    it('runs again once the kept answer is over 24 hours old', async () => {
+      const body = '{"assets":[{"name":"expiring"}]}';
+      const first = await keyed(apiKey.key, body, 'job-old');
+      expect(first.status).toBe(200);
+      // As if the day had passed.
+      await t.dataSource
+        .getRepository(IdempotencyKey)
+        .update({ key: 'job-old' }, { expiresAt: new Date(Date.now() - 1000) });
+      const again = await keyed(apiKey.key, body, 'job-old');
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBeNull();
+      expect(again.body.runId).not.toBe(first.body.runId);
+      const third = await fetchRaw(apiKey.key, body, 'job-old');
+      expect(third.headers.get('idempotent-replayed')).toBe('true');
+      expect(JSON.parse(third.text).runId).toBe(again.body.runId);
     });
 
     it('answers 422 to the same key with another body, a rejected run', async () => {
