@@ -25,7 +25,7 @@ const answer = (dryRun: boolean): IngestResponse =>
     runId: 'run-1',
     dryRun,
     stats: { assetsCreated: 1, duration: '3ms' },
-  }) as IngestResponse;
+  }) as unknown as IngestResponse;
 
 /** The recorder over stand-ins that note what it records, where. */
 function setUp(key?: string) {
