@@ -68,6 +68,7 @@ export class IdempotencyKeysService {
     const claimed: ClaimedKey = { caller: callerOf(caller), key, runId };
     const bodyHash = sha256(body);
     const where = { caller: claimed.caller, key };
+    await this.deleteExpired();
     // A key freed meanwhile (expired, or its run dead) is taken over; another request may take
     // it first, hence the loop; each turn some request makes progress.
     for (;;) {
@@ -120,8 +121,8 @@ export class IdempotencyKeysService {
     await this.keys.delete(claimed);
   }
 
-  /** Deletes the keys whose answer expired (as runs start: the table stays small). */
-  async deleteExpired(): Promise<void> {
+  /** Deletes the keys whose answer expired (as keys are claimed: the table stays small). */
+  private async deleteExpired(): Promise<void> {
     await this.keys.delete({ expiresAt: LessThan(new Date()) });
   }
 }

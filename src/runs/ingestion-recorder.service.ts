@@ -16,7 +16,7 @@ import {
   idempotencyKeyOf,
   type ClaimedKey,
 } from './idempotency-keys.service.js';
-import { RunsService, type RunEnd } from './runs.service.js';
+import { RunsService, type RunEnd, type RunRecord } from './runs.service.js';
 
 /** The answer to give, byte for byte. */
 export interface RecordedAnswer {
@@ -51,7 +51,6 @@ export class IngestionRecorder {
     body: unknown,
     ingestion: Ingestion,
   ): Promise<RecordedAnswer> {
-    await this.keys.deleteExpired();
     const run = await this.runs.start(caller, request.id);
     const options: Partial<IngestRunOptions> = {};
     let bodyBytes: number | null = null;
@@ -71,9 +70,9 @@ export class IngestionRecorder {
       const bytes = body instanceof UnreadBody ? await body.read() : null;
       bodyBytes = bytes?.length ?? 0;
       if (key !== null) {
-        const claim = await this.keys.claim(caller, key, bytes ?? Buffer.alloc(0), run.id);
+        const claim = await this.keys.claim(caller, key, bytes ?? Buffer.alloc(0), run.run.id);
         if (claim.outcome === 'replay') {
-          await this.runs.discard(run.id);
+          await this.runs.discard(run);
           return { status: claim.status, body: claim.answer, replayed: true };
         }
         if (claim.outcome === 'other-body') {
@@ -89,12 +88,12 @@ export class IngestionRecorder {
         claimed = claim.claimed;
       }
       const answer = await ingestion(bytes ?? body, {
-        runId: run.id,
+        runId: run.run.id,
         optionsRead: (read) => Object.assign(options, read),
         beforeCommit: async (sql, answer) => {
           const text = JSON.stringify(answer);
           const success = end('succeeded', { stats: { ...answer.stats } });
-          await this.runs.finishWithin(sql, run.id, success);
+          await this.runs.finishWithin(sql, run, success);
           if (claimed) await this.keys.keepWithin(sql, claimed, 200, text);
           committed.answer = text;
         },
@@ -104,11 +103,11 @@ export class IngestionRecorder {
       }
       // A dry run: no transaction to land with.
       const text = JSON.stringify(answer);
-      await this.runs.finish(run.id, end('succeeded', { stats: { ...answer.stats } }));
+      await this.runs.finish(run, end('succeeded', { stats: { ...answer.stats } }));
       if (claimed) await this.keys.keep(claimed, 200, text);
       return { status: 200, body: text, replayed: false };
     } catch (error) {
-      await this.recordError(error, request, run.id, claimed, end);
+      await this.recordError(error, request, run, claimed, end);
       throw error;
     }
   }
@@ -116,20 +115,20 @@ export class IngestionRecorder {
   private async recordError(
     error: unknown,
     request: FastifyRequest,
-    runId: string,
+    run: RunRecord,
     claimed: ClaimedKey | null,
     end: (status: RunEnd['status'], fields: Partial<RunEnd>) => RunEnd,
   ): Promise<void> {
     const { status, message } = describeError(error, request);
     const failed = status >= 500;
     try {
-      await this.runs.finish(runId, end(failed ? 'failed' : 'rejected', { error: message }));
+      await this.runs.finish(run, end(failed ? 'failed' : 'rejected', { error: message }));
       if (claimed && failed) await this.keys.release(claimed);
       else if (claimed) await this.keys.keep(claimed, status, JSON.stringify({ error: message }));
     } catch (recording) {
       // The client still gets the ingestion's own answer.
       this.logger.error(
-        `run ${runId}: its end could not be recorded`,
+        `run ${run.run.id}: its end could not be recorded`,
         recording instanceof Error ? recording.stack : String(recording),
       );
     }

@@ -7,7 +7,7 @@ import type { IngestResponse } from '../ingest/dto/ingest-response.dto.js';
 import type { IngestSql } from '../ingest/ingest-sql.js';
 import type { IdempotencyKeysService, KeyClaim } from './idempotency-keys.service.js';
 import { IngestionRecorder, type Ingestion } from './ingestion-recorder.service.js';
-import type { RunEnd, RunsService } from './runs.service.js';
+import type { RunEnd, RunRecord, RunsService } from './runs.service.js';
 
 const CALLER: Principal = {
   userId: 'user-1',
@@ -31,14 +31,14 @@ const answer = (dryRun: boolean): IngestResponse =>
 function setUp(key?: string) {
   const calls: [string, ...unknown[]][] = [];
   const runs = {
-    start: async () => ({ id: 'run-1' }),
-    finish: async (id: string, end: RunEnd) => void calls.push(['finish', id, end]),
-    finishWithin: async (sql: IngestSql, id: string, end: RunEnd) =>
-      void calls.push(['finishWithin', id, end, sql]),
-    discard: async (id: string) => void calls.push(['discard', id]),
+    start: async () => ({ run: { id: 'run-1' }, writes: Promise.resolve() }),
+    finish: async (record: RunRecord, end: RunEnd) =>
+      void calls.push(['finish', record.run.id, end]),
+    finishWithin: async (sql: IngestSql, record: RunRecord, end: RunEnd) =>
+      void calls.push(['finishWithin', record.run.id, end, sql]),
+    discard: async (record: RunRecord) => void calls.push(['discard', record.run.id]),
   } as unknown as RunsService;
   const keys = {
-    deleteExpired: async () => undefined,
     claim: async (): Promise<KeyClaim> => ({ outcome: 'claimed', claimed: CLAIMED }),
     keep: async (_claimed: unknown, status: number, text: string) =>
       void calls.push(['keep', status, text]),

@@ -1,15 +1,16 @@
 import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ApiKey } from '../auth/api-key.entity.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
 import type { IngestSql } from '../ingest/ingest-sql.js';
+import { AppDataSource } from '../database/app-data-source.js';
 import type { ListRunsQueryDto } from './dto/list-runs-query.dto.js';
 import { IngestionRun, type RunStats, type RunStatus } from './ingestion-run.entity.js';
 import { RunInstance } from './run-instance.service.js';
-import { updateWithin } from './update-within.js';
+import { upsertWithin } from './update-within.js';
 
 /** Runs are kept this long, then deleted as later runs start. */
 export const RUN_RETENTION_DAYS = 90;
@@ -21,6 +22,15 @@ export interface RunPage {
   runs: IngestionRun[];
   /** Every run matching the filters, before paging. */
   total: number;
+}
+
+/**
+ * A run being recorded: its row as last written, and the writes of it still on their way, in
+ * order (see RunsService.written).
+ */
+export interface RunRecord {
+  run: IngestionRun;
+  writes: Promise<void>;
 }
 
 /** How a run ended, with what it learnt of its request on the way. */
@@ -40,6 +50,7 @@ export class RunsService implements OnApplicationBootstrap {
   constructor(
     @InjectRepository(IngestionRun) private readonly runs: Repository<IngestionRun>,
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
     private readonly instance: RunInstance,
   ) {}
 
@@ -83,11 +94,8 @@ export class RunsService implements OnApplicationBootstrap {
    * Records a run as running, committed at once, before its body is read. Runs past their
    * retention are deleted here: an indexed delete, nothing to do most of the time.
    */
-  async start(caller: Principal, requestId: string): Promise<IngestionRun> {
+  async start(caller: Principal, requestId: string): Promise<RunRecord> {
     const now = new Date();
-    await this.runs.delete({
-      startedAt: LessThan(new Date(now.getTime() - RUN_RETENTION_DAYS * 86_400_000)),
-    });
     const key = caller.apiKeyId
       ? await this.apiKeys.findOne({ select: { prefix: true }, where: { id: caller.apiKeyId } })
       : null;
@@ -111,23 +119,57 @@ export class RunsService implements OnApplicationBootstrap {
       stats: null,
       error: null,
     });
-    await this.runs.insert(run);
-    return run;
+    const record: RunRecord = { run, writes: Promise.resolve() };
+    await this.written(record, async () => {
+      await this.runs.delete({
+        startedAt: LessThan(new Date(now.getTime() - RUN_RETENTION_DAYS * 86_400_000)),
+      });
+      // Ignored when the end was written first (SQLite, see written).
+      await this.runs.createQueryBuilder().insert().values(run).orIgnore().execute();
+    });
+    return record;
   }
 
   /** Records the end of a run. */
-  async finish(id: string, end: RunEnd): Promise<void> {
-    await this.runs.update({ id }, this.endColumns(end));
+  async finish(record: RunRecord, end: RunEnd): Promise<void> {
+    record.run = { ...record.run, ...this.endColumns(end) };
+    const { id, ...changes } = record.run;
+    await this.written(record, async () => void (await this.runs.update({ id }, changes)));
   }
 
-  /** The same, inside the ingestion's transaction, so that it lands with the ingestion. */
-  async finishWithin(sql: IngestSql, id: string, end: RunEnd): Promise<void> {
-    await updateWithin(sql, this.runs.metadata, { id }, this.endColumns(end));
+  /**
+   * The same, inside the ingestion's transaction, so that it lands with the ingestion: the whole
+   * row, since its first write may still be waiting (SQLite, see written).
+   */
+  async finishWithin(sql: IngestSql, record: RunRecord, end: RunEnd): Promise<void> {
+    const run = { ...record.run, ...this.endColumns(end) };
+    await upsertWithin(sql, this.runs.metadata, run);
+    record.run = run;
+  }
+
+  /**
+   * Runs `write` after the run's earlier writes. On SQLite a write waits while an ingestion
+   * holds the database's one writer lock (SqliteWriteGate): the request then goes on without
+   * waiting for its run's record, which lands, in order, once that ingestion is over. So a dry
+   * run still answers while another ingestion writes; and a real run, which waits for that
+   * ingestion anyway, writes its end in its own transaction, over a first write still to come.
+   */
+  private async written(record: RunRecord, write: () => Promise<void>): Promise<void> {
+    const writes = record.writes.then(write);
+    record.writes = writes.catch((error: unknown) => {
+      this.logger.error(
+        `run ${record.run.id}: its record could not be written`,
+        error instanceof Error ? error.stack : String(error),
+      );
+    });
+    const waits =
+      this.dataSource.options.type !== 'postgres' && this.dataSource.exclusiveWrites.busy;
+    if (!waits) await writes;
   }
 
   /** A request that ran nothing (a replay) leaves no run. */
-  async discard(id: string): Promise<void> {
-    await this.runs.delete({ id });
+  async discard(record: RunRecord): Promise<void> {
+    await this.written(record, async () => void (await this.runs.delete({ id: record.run.id })));
   }
 
   /**

@@ -12,6 +12,34 @@ function databaseValue(sql: IngestSql, type: unknown, value: unknown): unknown {
 }
 
 /**
+ * Inserts `entity` whole, or, when a row with its primary key is there, writes every column of
+ * it over that row; on the ingestion's transaction rather than on TypeORM's connection.
+ */
+export async function upsertWithin<T extends object>(
+  sql: IngestSql,
+  metadata: EntityMetadata,
+  entity: T,
+): Promise<number> {
+  const columns = metadata.columns.map((column) => ({
+    name: `"${column.databaseName}"`,
+    value: databaseValue(
+      sql,
+      column.type,
+      (entity as Record<string, unknown>)[column.propertyName],
+    ),
+    primary: column.isPrimary,
+  }));
+  const keys = columns.filter((column) => column.primary).map((column) => column.name);
+  const others = columns.filter((column) => !column.primary).map((column) => column.name);
+  return sql.run(
+    `INSERT INTO ${metadata.tableName} (${columns.map((column) => column.name).join(', ')})` +
+      ` VALUES (${columns.map(() => '?').join(', ')})` +
+      ` ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${others.map((name) => `${name} = excluded.${name}`).join(', ')}`,
+    columns.map((column) => column.value),
+  );
+}
+
+/**
  * An UPDATE of the entity's rows matching `where` (property names and values, as for TypeORM's
  * own update), run on the ingestion's transaction rather than on TypeORM's connection.
  */

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { IdempotencyKey } from '../../src/runs/idempotency-key.entity.js';
 import { IngestionRun } from '../../src/runs/ingestion-run.entity.js';
 import { parseRawResponse, untilClosed } from '../support/raw-http.js';
@@ -152,6 +154,52 @@ describe('ingestion runs', () => {
         bodyBytes: null,
         mode: null,
       });
+    });
+
+    it('answers a run that needs no write while another ingestion writes, and records it after', async () => {
+      const dataSource = t.dataSource as AppDataSource;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      // Another ingestion's locks: this process's, and the database's writer (SQLite) or the
+      // ingestions' advisory lock (PostgreSQL).
+      const holder = dataSource.exclusiveWrites.run(async () => {
+        if (dataSource.options.type === 'postgres') {
+          const runner = dataSource.createQueryRunner();
+          await runner.connect();
+          await runner.startTransaction();
+          await runner.query('SELECT pg_advisory_xact_lock(7402151001)');
+          locked();
+          await held;
+          await runner.rollbackTransaction();
+          await runner.release();
+        } else {
+          const writer = new Database(dataSource.options.database as string);
+          writer.exec('BEGIN IMMEDIATE');
+          locked();
+          await held;
+          writer.exec('ROLLBACK');
+          writer.close();
+        }
+      });
+      await lockTaken;
+      let answer: ApiResponse;
+      try {
+        answer = await ingest(editor.token, '{"options":{"mode":"bogus"}}');
+        expect(answer.status).toBe(400);
+      } finally {
+        release();
+        await holder;
+      }
+      const recorded = await pollFor(async () => {
+        const listed = await runs(`?limit=1`);
+        const run = listed.runs[0];
+        return run?.requestId === answer.headers.get('x-request-id') && run.status !== 'running'
+          ? run
+          : undefined;
+      });
+      expect(recorded).toMatchObject({ status: 'rejected', error: answer.body.error });
     });
 
     it('deletes runs older than 90 days as a run starts', async () => {
