@@ -203,8 +203,8 @@ export async function createApp(
       origin: config.corsOrigins,
       // @fastify/cors allows only GET, HEAD and POST unless told: the UI also updates and deletes.
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-      exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+      exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     });
   }
   // No enableShutdownHooks: main.ts runs the shutdown sequence (common/lifecycle) itself.

@@ -15,6 +15,7 @@ import { HealthModule } from './health/health.module.js';
 import { IngestModule } from './ingest/ingest.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { RelationsModule } from './relations/relations.module.js';
+import { RunsModule } from './runs/runs.module.js';
 
 @Module({})
 export class AppModule {
@@ -31,6 +32,7 @@ export class AppModule {
         RelationsModule,
         DiagramsModule,
         IngestModule,
+        RunsModule,
         MetricsModule,
       ],
       providers: [

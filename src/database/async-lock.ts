@@ -18,6 +18,11 @@ export class AsyncLock {
     }
   }
 
+  /** Whether somebody holds or awaits the lock. */
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
   /** Resolves once nobody holds or awaits the lock. */
   async idle(): Promise<void> {
     while (this.pending > 0) await this.tail;

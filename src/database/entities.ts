@@ -5,6 +5,18 @@ import { ApiKey } from '../auth/api-key.entity.js';
 import { User } from '../auth/user.entity.js';
 import { Diagram } from '../diagrams/diagram.entity.js';
 import { Relation } from '../relations/relation.entity.js';
+import { IdempotencyKey } from '../runs/idempotency-key.entity.js';
+import { IngestionRun } from '../runs/ingestion-run.entity.js';
 
 /** Every entity of the service; features share them through TypeORM. */
-export const ENTITIES = [User, ApiKey, Asset, AssetSource, Vulnerability, Relation, Diagram];
+export const ENTITIES = [
+  User,
+  ApiKey,
+  Asset,
+  AssetSource,
+  Vulnerability,
+  Relation,
+  Diagram,
+  IngestionRun,
+  IdempotencyKey,
+];

@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, HttpStatus, Post } from '@nestjs/common';
-import { v7 as timeOrderedUuid } from 'uuid';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
 import { Roles } from '../common/decorators/roles.decorator.js';
 import {
@@ -12,6 +12,12 @@ import { Role } from '../common/role.js';
 import { IngestRequestDto } from './dto/ingest-request.dto.js';
 import { IngestResponse } from './dto/ingest-response.dto.js';
 import { IngestService } from './ingest.service.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  KEPT_ANSWER_HOURS,
+  REPLAYED_HEADER,
+} from '../runs/idempotency-keys.service.js';
+import { IngestionRecorder } from '../runs/ingestion-recorder.service.js';
 
 export const INGEST_PATH = '/api/integrations/ingest';
 
@@ -19,13 +25,17 @@ export const INGEST_PATH = '/api/integrations/ingest';
 @ApiAuthenticated()
 @Controller('integrations')
 export class IngestController {
-  constructor(private readonly ingestion: IngestService) {}
+  constructor(
+    private readonly ingestion: IngestService,
+    private readonly recorder: IngestionRecorder,
+  ) {}
 
   /**
    * The body is checked by parseIngestPayload (validate/), not the global ValidationPipe: typed
    * `unknown`, it passes through untouched, which keeps a hundred thousand items fast.
    * IngestRequestDto only documents it (@ApiBody leaves the parameter's type, and so the pipe,
-   * alone).
+   * alone). The answer is sent as the recorder gives it, byte for byte, so that a replay is
+   * the kept answer exactly (status included: hence @Res rather than a returned value).
    */
   @Roles(Role.Editor)
   @Post('ingest')
@@ -82,22 +92,56 @@ export class IngestController {
       },
     },
   })
-  @ApiOkResponse({ type: IngestResponse })
+  @ApiHeader({
+    name: IDEMPOTENCY_KEY_HEADER,
+    required: false,
+    description: `1 to 255 printable characters, such as the CI job's id. The first request with a key runs and its answer (below 500) is kept ${KEPT_ANSWER_HOURS} hours for this key and this caller (the API key, or the user with a session token); the same key with a byte-identical body gets that answer again, with \`${REPLAYED_HEADER}: true\`, and runs nothing.`,
+    schema: { type: 'string', minLength: 1, maxLength: 255, example: 'ci-pipeline-4711' },
+  })
+  @ApiOkResponse({
+    type: IngestResponse,
+    description: `Stored (or, with dryRun, planned); with ${REPLAYED_HEADER}, the kept answer of an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}`,
+    headers: {
+      [REPLAYED_HEADER]: {
+        description: `"true" on a kept answer given again (also on a kept 4xx); absent otherwise`,
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  })
   @ApiErrorResponses(
     {
       status: 400,
       description:
-        'An invalid item, named by its path (`assets[57].ip must be an IP address`, `relations[3].targetAssetId refers to no asset`), a repeated id, or deleteStale with append',
+        'An invalid item, named by its path (`assets[57].ip must be an IP address`, `relations[3].targetAssetId refers to no asset`), a repeated id, deleteStale with append, or an Idempotency-Key that is not 1 to 255 printable characters',
     },
     {
       status: 403,
       description: 'The caller is a viewer, or asks for replace mode without the admin role',
     },
-    { status: 409, description: 'append mode: an item id is already stored' },
+    {
+      status: 409,
+      description: `append mode: an item id is already stored; or the first request with this ${IDEMPOTENCY_KEY_HEADER} is still running`,
+    },
     { status: 413, description: 'Body larger than INGEST_MAX_BYTES (64 MiB by default)' },
     415,
+    {
+      status: 422,
+      description: `This ${IDEMPOTENCY_KEY_HEADER} was already used by this caller with another body`,
+    },
   )
-  ingest(@CurrentUser() caller: Principal, @Body() body: unknown): Promise<IngestResponse> {
-    return this.ingestion.ingest(caller, body, { runId: timeOrderedUuid() });
+  async ingest(
+    @CurrentUser() caller: Principal,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const answer = await this.recorder.record(caller, request, body, (raw, hooks) =>
+      this.ingestion.ingest(caller, raw, hooks),
+    );
+    if (answer.replayed) void reply.header(REPLAYED_HEADER, 'true');
+    void reply
+      .status(answer.status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(answer.body);
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { RunsModule } from '../runs/runs.module.js';
 import { IngestController } from './ingest.controller.js';
 import { IngestService } from './ingest.service.js';
 
-@Module({ controllers: [IngestController], providers: [IngestService] })
+@Module({ imports: [RunsModule], controllers: [IngestController], providers: [IngestService] })
 export class IngestModule {}

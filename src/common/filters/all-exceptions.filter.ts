@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-interface ErrorDescription {
+/** An error answer: its status and the sentence of its `{"error"}` body. */
+export interface ErrorDescription {
   status: number;
   message: string;
 }
@@ -36,6 +37,34 @@ function httpExceptionMessage(exception: HttpException): string {
 }
 
 /**
+ * The answer an expected error gets (an HttpException, or a client error Fastify raised), or
+ * null for a defect, which is answered 500.
+ */
+function describeKnownError(exception: unknown, request: FastifyRequest): ErrorDescription | null {
+  // Nest hands Fastify's own errors over wrapped in an HttpException, the original as cause.
+  const original = exception instanceof HttpException ? exception.cause : exception;
+  const known = FASTIFY_ERRORS[(original as { code?: string } | undefined)?.code ?? ''];
+  if (known) return known(request);
+  if (exception instanceof HttpException) {
+    return { status: exception.getStatus(), message: httpExceptionMessage(exception) };
+  }
+  if (isClientError(exception)) {
+    return { status: exception.statusCode, message: exception.message };
+  }
+  return null;
+}
+
+/** What a defect is answered: nothing of it, only how to find it in the log. */
+function defectAnswer(request: FastifyRequest): ErrorDescription {
+  return { status: 500, message: `Internal server error (request ${request.id})` };
+}
+
+/** The answer `exception` gets from AllExceptionsFilter, without logging it. */
+export function describeError(exception: unknown, request: FastifyRequest): ErrorDescription {
+  return describeKnownError(exception, request) ?? defectAnswer(request);
+}
+
+/**
  * The one place errors become responses: every status of 400 or more answers exactly
  * `{"error": "..."}`. Installed both as Nest's global filter and as Fastify's error handler,
  * since body parsing fails before Nest sees the request.
@@ -55,21 +84,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, request: FastifyRequest): ErrorDescription {
-    // Nest hands Fastify's own errors over wrapped in an HttpException, the original as cause.
-    const original = exception instanceof HttpException ? exception.cause : exception;
-    const known = FASTIFY_ERRORS[(original as { code?: string } | undefined)?.code ?? ''];
-    if (known) return known(request);
-    if (exception instanceof HttpException) {
-      return { status: exception.getStatus(), message: httpExceptionMessage(exception) };
-    }
-    if (isClientError(exception)) {
-      return { status: exception.statusCode, message: exception.message };
-    }
+    const known = describeKnownError(exception, request);
+    if (known) return known;
     // Anything else is a defect: log it whole, tell the client only how to find it in the log.
     this.logger.error(
       `request ${request.id} ${request.method} ${request.url} failed`,
       exception instanceof Error ? exception.stack : String(exception),
     );
-    return { status: 500, message: `Internal server error (request ${request.id})` };
+    return defectAnswer(request);
   }
 }

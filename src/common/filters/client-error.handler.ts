@@ -22,6 +22,20 @@ export interface ClientErrorOptions {
   requestTimeoutSeconds: number;
 }
 
+// The answers given to requests still being received, for whoever is reading their body.
+const earlyAnswers = new WeakMap<IncomingMessage, { status: number; message: string }>();
+
+/**
+ * The answer ClientErrorHandler gave `request` while its body was still coming in (a request
+ * timeout), if it did: the body's reader then fails with it rather than with the cut
+ * connection, so that the request is recorded as it was answered.
+ */
+export function earlyAnswerOf(
+  request: IncomingMessage,
+): { status: number; message: string } | undefined {
+  return earlyAnswers.get(request);
+}
+
 /** What llhttp says of a malformed request: a short fixed sentence, safe to repeat. */
 function parseReason(error: Error & { reason?: unknown }): string {
   const reason = typeof error.reason === 'string' ? error.reason : '';
@@ -66,7 +80,9 @@ export class ClientErrorHandler {
       return;
     }
     const { status, message } = this.describe(error);
-    const id = exchange && !exchange.request.complete ? exchange.id : randomUUID();
+    const receiving = exchange && !exchange.request.complete;
+    if (receiving) earlyAnswers.set(exchange.request, { status, message });
+    const id = receiving ? exchange.id : randomUUID();
     log.info({ requestId: id, status, code: error.code, ip: socket.remoteAddress }, 'client error');
     socket.end(this.answer(status, message, id, socket));
     socket.destroySoon();

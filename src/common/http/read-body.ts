@@ -1,4 +1,5 @@
 import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
+import { earlyAnswerOf } from '../filters/client-error.handler.js';
 
 /**
  * A request body read with the checks Fastify's own body reading makes (`parseAs`): the route's
@@ -40,6 +41,11 @@ export function readBody(
   function onEnd(error?: Error & { statusCode?: number }) {
     stop();
     if (error) {
+      // Cut by the answer to a timeout: the reader fails as the client was answered.
+      const answered = earlyAnswerOf(request.raw);
+      if (answered) {
+        return done(Object.assign(new Error(answered.message), { statusCode: answered.status }));
+      }
       // An aborted or broken upload is the client's doing.
       if (!(typeof error.statusCode === 'number' && error.statusCode >= 400))
         error.statusCode = 400;

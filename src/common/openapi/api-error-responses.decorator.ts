@@ -7,7 +7,7 @@ import { RETRY_AFTER_HEADER } from './headers.js';
 export const BEARER_AUTH = 'bearer';
 
 /** The error statuses the service answers (CONTRACT section 2, and readiness). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /** A status with a description of the route's own cases, instead of the generic one. */
 export interface ErrorCase {
@@ -23,6 +23,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   409: 'Conflict with the stored state',
   413: 'Body larger than the limit (1 MiB)',
   415: 'Body that is not application/json',
+  422: 'The request contradicts an earlier one it refers to',
   429: 'Rate limit exceeded; retry after Retry-After seconds',
   503: 'Not ready: the database does not answer',
 };

@@ -2,10 +2,12 @@ import type { MigrationInterface } from 'typeorm';
 import { Init1795303041751 } from './1795303041751-Init.js';
 import { Inventory1795303938642 } from './1795303938642-Inventory.js';
 import { Provenance1795496332743 } from './1795496332743-Provenance.js';
+import { Runs1795496985232 } from './1795496985232-Runs.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   Init1795303041751,
   Inventory1795303938642,
   Provenance1795496332743,
+  Runs1795496985232,
 ];

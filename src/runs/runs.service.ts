@@ -1,0 +1,213 @@
+import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { LessThan, Repository } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { ApiKey } from '../auth/api-key.entity.js';
+import type { Principal } from '../common/principal.js';
+import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
+import type { IngestSql } from '../ingest/ingest-sql.js';
+import { AppDataSource } from '../database/app-data-source.js';
+import type { ListRunsQueryDto } from './dto/list-runs-query.dto.js';
+import { IngestionRun, type RunStats, type RunStatus } from './ingestion-run.entity.js';
+import { RunInstance } from './run-instance.service.js';
+import { upsertWithin } from './update-within.js';
+
+/** Runs are kept this long, then deleted as later runs start. */
+export const RUN_RETENTION_DAYS = 90;
+
+/** The error of a run whose process stopped before it ended. */
+export const DEAD_RUN_ERROR = 'the process running this ingestion stopped before it ended';
+
+export interface RunPage {
+  runs: IngestionRun[];
+  /** Every run matching the filters, before paging. */
+  total: number;
+}
+
+/**
+ * A run being recorded: its row as last written, and the writes of it still on their way, in
+ * order (see RunsService.written).
+ */
+export interface RunRecord {
+  run: IngestionRun;
+  writes: Promise<void>;
+}
+
+/** How a run ended, with what it learnt of its request on the way. */
+export interface RunEnd {
+  status: Exclude<RunStatus, 'running'>;
+  options: Partial<IngestRunOptions>;
+  bodyBytes: number | null;
+  stats: RunStats | null;
+  error: string | null;
+}
+
+/** The ingestion runs: their record as they start and end, the list, the start-up sweep. */
+@Injectable()
+export class RunsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Runs');
+
+  constructor(
+    @InjectRepository(IngestionRun) private readonly runs: Repository<IngestionRun>,
+    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly instance: RunInstance,
+  ) {}
+
+  /** Before the service listens: runs left running by a process that stopped are failed. */
+  async onApplicationBootstrap(): Promise<void> {
+    const running = await this.runs.find({
+      select: { instanceId: true },
+      where: { status: 'running' },
+    });
+    const instances = [...new Set(running.map((run) => run.instanceId))];
+    let failed = 0;
+    for (const instanceId of instances) {
+      if (instanceId !== this.instance.id && (await this.instance.isAlive(instanceId))) continue;
+      failed += await this.failRunsOf(instanceId);
+    }
+    if (failed > 0) this.logger.warn(`${failed} run(s) left running by a stopped process failed`);
+  }
+
+  /** One page, newest first, and the filtered total. */
+  async list(query: ListRunsQueryDto): Promise<RunPage> {
+    const where = {
+      ...(query.status !== undefined && { status: query.status }),
+      ...(query.source !== undefined && { source: query.source }),
+    };
+    const [runs, total] = await this.runs.findAndCount({
+      where,
+      order: { startedAt: 'DESC', id: 'DESC' },
+      take: query.limit,
+      skip: query.offset,
+    });
+    return { runs, total };
+  }
+
+  async getById(id: string): Promise<IngestionRun> {
+    const run = await this.runs.findOneBy({ id });
+    if (!run) throw new NotFoundException(`run ${id} not found`);
+    return run;
+  }
+
+  /**
+   * Records a run as running, committed at once, before its body is read. Runs past their
+   * retention are deleted here: an indexed delete, nothing to do most of the time.
+   */
+  async start(caller: Principal, requestId: string): Promise<RunRecord> {
+    const now = new Date();
+    const key = caller.apiKeyId
+      ? await this.apiKeys.findOne({ select: { prefix: true }, where: { id: caller.apiKeyId } })
+      : null;
+    const run = this.runs.create({
+      id: uuidv7(),
+      status: 'running',
+      dryRun: null,
+      format: 'json',
+      mode: null,
+      source: null,
+      deleteStale: null,
+      actorUserId: caller.userId,
+      actorEmail: caller.email,
+      actorApiKeyId: caller.apiKeyId,
+      actorApiKeyPrefix: key?.prefix ?? null,
+      requestId,
+      bodyBytes: null,
+      instanceId: this.instance.id,
+      startedAt: now,
+      finishedAt: null,
+      stats: null,
+      error: null,
+    });
+    const record: RunRecord = { run, writes: Promise.resolve() };
+    await this.written(record, async () => {
+      await this.runs.delete({
+        startedAt: LessThan(new Date(now.getTime() - RUN_RETENTION_DAYS * 86_400_000)),
+      });
+      // Ignored when the end was written first (SQLite, see written).
+      await this.runs.createQueryBuilder().insert().values(run).orIgnore().execute();
+    });
+    return record;
+  }
+
+  /** Records the end of a run. */
+  async finish(record: RunRecord, end: RunEnd): Promise<void> {
+    record.run = { ...record.run, ...this.endColumns(end) };
+    const { id, ...changes } = record.run;
+    await this.written(record, async () => void (await this.runs.update({ id }, changes)));
+  }
+
+  /**
+   * The same, inside the ingestion's transaction, so that it lands with the ingestion: the whole
+   * row, since its first write may still be waiting (SQLite, see written).
+   */
+  async finishWithin(sql: IngestSql, record: RunRecord, end: RunEnd): Promise<void> {
+    const run = { ...record.run, ...this.endColumns(end) };
+    await upsertWithin(sql, this.runs.metadata, run);
+    record.run = run;
+  }
+
+  /**
+   * Runs `write` after the run's earlier writes. On SQLite a write waits while an ingestion
+   * holds the database's one writer lock (SqliteWriteGate): the request then goes on without
+   * waiting for its run's record, which lands, in order, once that ingestion is over. So a dry
+   * run still answers while another ingestion writes; and a real run, which waits for that
+   * ingestion anyway, writes its end in its own transaction, over a first write still to come.
+   */
+  private async written(record: RunRecord, write: () => Promise<void>): Promise<void> {
+    const writes = record.writes.then(write);
+    record.writes = writes.catch((error: unknown) => {
+      this.logger.error(
+        `run ${record.run.id}: its record could not be written`,
+        error instanceof Error ? error.stack : String(error),
+      );
+    });
+    const waits =
+      this.dataSource.options.type !== 'postgres' && this.dataSource.exclusiveWrites.busy;
+    if (!waits) await writes;
+  }
+
+  /** A request that ran nothing (a replay) leaves no run. */
+  async discard(record: RunRecord): Promise<void> {
+    await this.written(record, async () => void (await this.runs.delete({ id: record.run.id })));
+  }
+
+  /**
+   * Whether the run goes on in a live process. A run still marked running whose process is gone
+   * is failed here, as the start-up sweep would.
+   */
+  async isRunning(id: string): Promise<boolean> {
+    const run = await this.runs.findOne({
+      select: { status: true, instanceId: true },
+      where: { id },
+    });
+    if (run?.status !== 'running') return false;
+    if (await this.instance.isAlive(run.instanceId)) return true;
+    await this.failRunsOf(run.instanceId);
+    return false;
+  }
+
+  private async failRunsOf(instanceId: number): Promise<number> {
+    const result = await this.runs.update(
+      { status: 'running', instanceId },
+      { status: 'failed', error: DEAD_RUN_ERROR, finishedAt: new Date() },
+    );
+    return result.affected ?? 0;
+  }
+
+  private endColumns(end: RunEnd): Partial<IngestionRun> {
+    const { options } = end;
+    return {
+      status: end.status,
+      format: options.format ?? 'json',
+      mode: options.mode ?? null,
+      source: options.source ?? null,
+      deleteStale: options.deleteStale ?? null,
+      dryRun: options.dryRun ?? null,
+      bodyBytes: end.bodyBytes,
+      finishedAt: new Date(),
+      stats: end.stats,
+      error: end.error,
+    };
+  }
+}
