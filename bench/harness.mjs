@@ -194,19 +194,29 @@ function request(url, { method = 'GET', headers = {}, body } = {}) {
   });
 }
 
+/** bench/health-probe.mjs on `base`; `stop()` answers its slowest answer (ms). */
+function healthProbe(base) {
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'health-probe.mjs'), base], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const exited = new Promise((resolve, reject) =>
+    child.on('exit', (code) =>
+      code === 0 ? resolve(Number(out)) : reject(new Error(`the health probe exited with ${code}`)),
+    ),
+  );
+  return {
+    stop() {
+      child.stdin.end();
+      return exited;
+    },
+  };
+}
+
 /** One ingestion through the service, `/api/health` probed every 20 ms meanwhile. */
 export async function ingest(service, body) {
-  let done = false;
-  let worst = 0;
-  const probe = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const health = await request(`${service.base}/api/health`);
-      if (health.status !== 200) throw new Error(`/api/health answered ${health.status}`);
-      worst = Math.max(worst, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
+  const probe = healthProbe(service.base);
   const started = performance.now();
   const response = await request(`${service.base}/api/integrations/ingest`, {
     method: 'POST',
@@ -214,8 +224,7 @@ export async function ingest(service, body) {
     body,
   });
   const ms = performance.now() - started;
-  done = true;
-  await probe;
+  const worst = await probe.stop();
   if (response.status !== 200) throw new IngestRefused(response.status, response.text);
   const answer = JSON.parse(response.text);
   return { ms, worstHealthMs: worst, stats: answer.stats, dryRun: answer.dryRun };

@@ -41,9 +41,9 @@ export class IngestController {
   @Post('ingest')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
-    summary: 'Ingest scanner output (editor; replace mode: admin)',
+    summary: 'Ingest scanner output (editor; replace mode and deleteStale without a source: admin)',
     description:
-      'Items are checked in order (assets, then relations); the first bad one is named by its path and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile. Running the same merge payload twice changes nothing.',
+      "Items are checked in order (assets, then relations); the first bad one is named by its path and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile (a dry run waits for none). Running the same merge payload twice changes nothing but the assets' lastSeenAt. Every request past the role check is recorded as a run (GET /api/integrations/runs); the answer names it by runId.",
   })
   @ApiBody({
     type: IngestRequestDto,
@@ -82,6 +82,19 @@ export class IngestController {
           assets: [{ id: 'fw-1' }, { id: 'web-1' }],
         },
       },
+      dryRun: {
+        summary: 'a dry run: the plan and its change list, nothing written',
+        value: {
+          options: {
+            source: 'nmap-dmz',
+            deleteStale: true,
+            dryRun: true,
+            maxDeletions: 10,
+            matchBy: ['id'],
+          },
+          assets: [{ id: 'fw-1', name: 'fw-1', ip: '10.0.0.1' }],
+        },
+      },
       append: {
         summary: 'append',
         value: { options: { mode: 'append' }, assets: [{ name: 'laptop-17', ip: '10.2.0.17' }] },
@@ -116,11 +129,12 @@ export class IngestController {
     },
     {
       status: 403,
-      description: 'The caller is a viewer, or asks for replace mode without the admin role',
+      description:
+        'The caller is a viewer, or, without the admin role, asks for replace mode or for deleteStale without a source',
     },
     {
       status: 409,
-      description: `append mode: an item id is already stored; or the first request with this ${IDEMPOTENCY_KEY_HEADER} is still running`,
+      description: `append mode: an item id is already stored; the run would delete more assets than options.maxDeletions (nothing written); or the first request with this ${IDEMPOTENCY_KEY_HEADER} is still running`,
     },
     { status: 413, description: 'Body larger than INGEST_MAX_BYTES (64 MiB by default)' },
     415,
