@@ -194,18 +194,26 @@ function request(url, { method = 'GET', headers = {}, body } = {}) {
   });
 }
 
-/** bench/health-probe.mjs on `base`; `stop()` answers its slowest answer (ms). */
-function healthProbe(base) {
+/** bench/health-probe.mjs on `base`, once it answers; `stop()` answers its slowest answer (ms). */
+async function healthProbe(base) {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'health-probe.mjs'), base], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (out.startsWith('ready\n')) ready();
+  });
   const exited = new Promise((resolve, reject) =>
-    child.on('exit', (code) =>
-      code === 0 ? resolve(Number(out)) : reject(new Error(`the health probe exited with ${code}`)),
-    ),
+    child.on('exit', (code) => {
+      const worst = /worst (\S+)/.exec(out);
+      if (code === 0 && worst) resolve(Number(worst[1]));
+      else reject(new Error(`the health probe exited with ${code}`));
+    }),
   );
+  await Promise.race([isReady, exited]);
   return {
     stop() {
       child.stdin.end();
@@ -216,7 +224,7 @@ function healthProbe(base) {
 
 /** One ingestion through the service, `/api/health` probed every 20 ms meanwhile. */
 export async function ingest(service, body) {
-  const probe = healthProbe(service.base);
+  const probe = await healthProbe(service.base);
   const started = performance.now();
   const response = await request(`${service.base}/api/integrations/ingest`, {
     method: 'POST',

@@ -25,10 +25,13 @@ function probe() {
   });
 }
 
+// The first answer, not timed, tells the harness the probe is up: its start-up is not counted.
+await probe();
+process.stdout.write('ready\n');
 while (!done) {
   const started = performance.now();
   await probe();
   worst = Math.max(worst, performance.now() - started);
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
-process.stdout.write(`${worst}\n`);
+process.stdout.write(`worst ${worst}\n`);

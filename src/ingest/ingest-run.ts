@@ -185,7 +185,7 @@ export class IngestRun {
    */
   private async decideStale(): Promise<void> {
     const { source, maxDeletions } = this.payload;
-    const candidates = await this.stored.staleCandidates(source);
+    const candidates = await this.stored.staleCandidates(source, this.keptAssets);
     const assets = planStaleAssets(candidates, this.keptAssets, source);
     checkMaxDeletions(assets.deletes.length, maxDeletions);
 

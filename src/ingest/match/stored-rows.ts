@@ -102,16 +102,29 @@ export class StoredRows {
   }
 
   /**
-   * deleteStale: without a source, every stored asset; with one, those whose `sources` hold it
-   * (through the index on asset_sources.source), with how many feeds their `sources` hold.
+   * deleteStale: the stored assets `kept` leaves out, among every stored asset (without a
+   * source) or those whose `sources` hold `source` (through the index on asset_sources.source),
+   * with their origin and how many feeds their `sources` hold. Ids come first, then the rest
+   * for the few left out only: reading it for every asset of a feed (one statement, on SQLite
+   * on the event loop) held it for 400 ms and 50 MB more on a 150,000-asset feed.
    */
-  staleCandidates(source: string | null): Promise<StaleCandidate[]> {
-    return source === null
-      ? this.db.all<StaleCandidate>('SELECT id, origin, 0 AS "sourceCount" FROM assets')
-      : this.db.all<StaleCandidate>(
-          'SELECT s.asset_id AS id, a.origin, (SELECT CAST(COUNT(*) AS INTEGER) FROM asset_sources o WHERE o.asset_id = s.asset_id) AS "sourceCount" FROM asset_sources s JOIN assets a ON a.id = s.asset_id WHERE s.source = ?',
-          [source],
-        );
+  async staleCandidates(
+    source: string | null,
+    kept: ReadonlySet<string>,
+  ): Promise<StaleCandidate[]> {
+    const all =
+      source === null
+        ? await this.db.all<{ id: string }>('SELECT id FROM assets')
+        : await this.db.all<{ id: string }>(
+            'SELECT asset_id AS id FROM asset_sources WHERE source = ?',
+            [source],
+          );
+    const left = all.filter((row) => !kept.has(row.id)).map((row) => row.id);
+    return this.select<StaleCandidate>(
+      'SELECT a.id, a.origin, (SELECT CAST(COUNT(*) AS INTEGER) FROM asset_sources o WHERE o.asset_id = a.id) AS "sourceCount" FROM assets a',
+      'a.id',
+      left,
+    );
   }
 
   /** The stored `sources` of `assetIds`, in position order, by asset id. */
