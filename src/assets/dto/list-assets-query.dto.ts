@@ -1,14 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { PageQueryDto } from '../../common/dto/page-query.dto.js';
 import { Field } from '../../common/field-rules/field.decorator.js';
 import { ASSET_FIELDS, SOURCE_RULE } from '../../common/field-rules/inventory-fields.js';
 import { IsOptionalText } from '../../common/validators/text.validator.js';
-import {
-  IsPageLimit,
-  IsPageOffset,
-  MAX_PAGE_OFFSET,
-  MAX_PAGE_SIZE,
-} from '../../common/validators/paging.validator.js';
 
 export const ASSET_SORT_FIELDS = [
   'name',
@@ -23,27 +18,8 @@ export const ASSET_SORT_FIELDS = [
 export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
 const SORT_VALUES = ASSET_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
-export class ListAssetsQueryDto {
-  @IsPageLimit()
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    maximum: MAX_PAGE_SIZE,
-    default: 100,
-    description: 'Page size; plain digits only',
-  })
-  limit: number = 100;
-
-  @IsPageOffset()
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    maximum: MAX_PAGE_OFFSET,
-    default: 0,
-    description: 'Assets to skip; plain digits only',
-  })
-  offset: number = 0;
-
+/** The list's paging (`limit` 1 to 1000, default 100; `offset`), filters and order. */
+export class ListAssetsQueryDto extends PageQueryDto {
   /** Case-insensitive substring of name, ip, vendor, model, site, type or os_version. */
   @IsOptionalText()
   @ApiPropertyOptional({
