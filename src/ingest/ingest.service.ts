@@ -25,7 +25,7 @@ import { SqliteLookups } from './match/sqlite-lookups.js';
 const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'relations'];
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
-const POSTGRES_INGEST_LOCK = 7_402_151_001;
+export const POSTGRES_INGEST_LOCK = 7_402_151_001;
 
 @Injectable()
 export class IngestService {

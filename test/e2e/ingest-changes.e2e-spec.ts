@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
+import { holdIngestionLocks, storeRows } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -18,15 +18,8 @@ describe('ingestion changes and dry runs', () => {
     expect(response.status).toBe(200);
     return response.body;
   };
-  const sql = (text: string) => t.dataSource.query<Record<string, unknown>[]>(text);
   /** Every row an ingestion may write, sightings included, to prove that nothing was. */
-  const store = async () =>
-    JSON.stringify({
-      assets: await sql('SELECT * FROM assets ORDER BY id'),
-      sources: await sql('SELECT * FROM asset_sources ORDER BY asset_id, source'),
-      vulnerabilities: await sql('SELECT * FROM vulnerabilities ORDER BY asset_id, id'),
-      relations: await sql('SELECT * FROM relations ORDER BY id'),
-    });
+  const store = () => storeRows(t.dataSource);
 
   beforeAll(async () => {
     database = await createTestDatabase({ file: true });
@@ -293,39 +286,12 @@ describe('ingestion changes and dry runs', () => {
 
     it('takes no write lock: it answers while the ingestion lock is held in and out of the process', async () => {
       await seed();
-      const dataSource = t.dataSource as AppDataSource;
-      let releaseLock!: () => void;
-      const held = new Promise<void>((resolve) => (releaseLock = resolve));
-      let locked!: () => void;
-      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-      // This process's ingestion lock, and the database's: a writer's transaction on SQLite,
-      // the ingestion's advisory lock on PostgreSQL, as another replica's ingestion holds them.
-      const holder = dataSource.exclusiveWrites.run(async () => {
-        if (dataSource.options.type === 'postgres') {
-          const runner = dataSource.createQueryRunner();
-          await runner.connect();
-          await runner.startTransaction();
-          await runner.query('SELECT pg_advisory_xact_lock(7402151001)');
-          locked();
-          await held;
-          await runner.rollbackTransaction();
-          await runner.release();
-        } else {
-          const writer = new Database(dataSource.options.database as string);
-          writer.exec('BEGIN IMMEDIATE');
-          locked();
-          await held;
-          writer.exec('ROLLBACK');
-          writer.close();
-        }
-      });
-      await lockTaken;
+      const locks = await holdIngestionLocks(t.dataSource as AppDataSource);
       try {
         const dry = await ingest(scan({ dryRun: true }));
         expect(dry.stats).toMatchObject({ assetsCreated: 1, assetsUpdated: 3, assetsDeleted: 1 });
       } finally {
-        releaseLock();
-        await holder;
+        await locks.release();
       }
     });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { isoTimestamp } from '../../src/assets/asset-rows.js';
+import { storeRows } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -49,13 +50,7 @@ describe('ingestion safety and provenance', () => {
     };
   };
   /** Every row an ingestion may write, to prove that nothing was. */
-  const store = async () =>
-    JSON.stringify({
-      assets: await sql('SELECT * FROM assets ORDER BY id'),
-      sources: await sql('SELECT * FROM asset_sources ORDER BY asset_id, source'),
-      vulnerabilities: await sql('SELECT * FROM vulnerabilities ORDER BY asset_id, id'),
-      relations: await sql('SELECT * FROM relations ORDER BY id'),
-    });
+  const store = () => storeRows(t.dataSource);
   const ids = async () => (await sql('SELECT id FROM assets ORDER BY id')).map((row) => row.id);
   const handMade = async (body: object) => {
     const response = await t.request('POST', '/api/assets', { token: editor, body });

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { request as httpRequest } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { ingestWithKey } from '../support/ingest-helpers.js';
 import { scannerPayload } from '../support/payloads.js';
 import { describeIfAvailable } from '../support/requirements.js';
 import { ServiceProcess } from '../support/service-process.js';
@@ -93,18 +94,8 @@ const runningRun = (service: ServiceProcess, token: string) =>
   });
 
 /** An ingestion with an Idempotency-Key, its answer's exact bytes. */
-async function sendKeyed(service: ServiceProcess, token: string, body: string, key: string) {
-  const response = await fetch(`${service.baseUrl}${INGEST}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': key,
-    },
-    body,
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
+const sendKeyed = (service: ServiceProcess, token: string, body: string, key: string) =>
+  ingestWithKey(service.baseUrl, token, body, key);
 
 describe('a run whose process is killed', () => {
   let database: TestDatabase;

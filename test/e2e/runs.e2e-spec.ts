@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import Database from 'better-sqlite3';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { IdempotencyKey } from '../../src/runs/idempotency-key.entity.js';
 import { IngestionRun } from '../../src/runs/ingestion-run.entity.js';
+import { holdIngestionLocks, ingestWithKey } from '../support/ingest-helpers.js';
 import { parseRawResponse, untilClosed } from '../support/raw-http.js';
 import { TestApp, expectErrorBody, type ApiResponse } from '../support/test-app.js';
 
@@ -157,40 +157,13 @@ describe('ingestion runs', () => {
     });
 
     it('answers a run that needs no write while another ingestion writes, and records it after', async () => {
-      const dataSource = t.dataSource as AppDataSource;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-      // Another ingestion's locks: this process's, and the database's writer (SQLite) or the
-      // ingestions' advisory lock (PostgreSQL).
-      const holder = dataSource.exclusiveWrites.run(async () => {
-        if (dataSource.options.type === 'postgres') {
-          const runner = dataSource.createQueryRunner();
-          await runner.connect();
-          await runner.startTransaction();
-          await runner.query('SELECT pg_advisory_xact_lock(7402151001)');
-          locked();
-          await held;
-          await runner.rollbackTransaction();
-          await runner.release();
-        } else {
-          const writer = new Database(dataSource.options.database as string);
-          writer.exec('BEGIN IMMEDIATE');
-          locked();
-          await held;
-          writer.exec('ROLLBACK');
-          writer.close();
-        }
-      });
-      await lockTaken;
+      const locks = await holdIngestionLocks(t.dataSource as AppDataSource);
       let answer: ApiResponse;
       try {
         answer = await ingest(editor.token, '{"options":{"mode":"bogus"}}');
         expect(answer.status).toBe(400);
       } finally {
-        release();
-        await holder;
+        await locks.release();
       }
       const recorded = await pollFor(async () => {
         const listed = await runs(`?limit=1`);
@@ -296,13 +269,13 @@ describe('ingestion runs', () => {
         options: { source: 'replay' },
         assets: [{ id: 'replay-1', name: 'replay-1' }],
       });
-      const first = await fetchRaw(apiKey.key, body, 'job-1');
+      const first = await ingestWithKey(t.baseUrl, apiKey.key, body, 'job-1');
       expect(first.status).toBe(200);
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       const runsBefore = await runCount();
       const storeBefore = await stored();
 
-      const again = await fetchRaw(apiKey.key, body, 'job-1');
+      const again = await ingestWithKey(t.baseUrl, apiKey.key, body, 'job-1');
       expect(again.status).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
@@ -313,10 +286,10 @@ describe('ingestion runs', () => {
 
     it('replays a kept 4xx answer too', async () => {
       const body = '{"assets":[{"name":""}]}';
-      const first = await fetchRaw(apiKey.key, body, 'job-bad');
+      const first = await ingestWithKey(t.baseUrl, apiKey.key, body, 'job-bad');
       expect(first.status).toBe(400);
       const runsBefore = await runCount();
-      const again = await fetchRaw(apiKey.key, body, 'job-bad');
+      const again = await ingestWithKey(t.baseUrl, apiKey.key, body, 'job-bad');
       expect(again.status).toBe(400);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.text).toBe(first.text);
@@ -335,7 +308,7 @@ describe('ingestion runs', () => {
       expect(again.status).toBe(200);
       expect(again.headers.get('idempotent-replayed')).toBeNull();
       expect(again.body.runId).not.toBe(first.body.runId);
-      const third = await fetchRaw(apiKey.key, body, 'job-old');
+      const third = await ingestWithKey(t.baseUrl, apiKey.key, body, 'job-old');
       expect(third.headers.get('idempotent-replayed')).toBe('true');
       expect(JSON.parse(third.text).runId).toBe(again.body.runId);
     });
@@ -381,8 +354,8 @@ describe('ingestion runs', () => {
       const body = JSON.stringify({ assets: [{ id: 'together-1', name: 'together-1' }] });
       const before = await runs('?status=succeeded&limit=1');
       const answers = await Promise.all([
-        fetchRaw(apiKey.key, body, 'job-together'),
-        fetchRaw(apiKey.key, body, 'job-together'),
+        ingestWithKey(t.baseUrl, apiKey.key, body, 'job-together'),
+        ingestWithKey(t.baseUrl, apiKey.key, body, 'job-together'),
       ]);
       const ran = answers.filter(
         (answer) => answer.status === 200 && !answer.headers.get('idempotent-replayed'),
@@ -457,20 +430,6 @@ describe('ingestion runs', () => {
       example: expect.any(String),
     });
   });
-
-  /** The answer's exact bytes. */
-  async function fetchRaw(token: string, body: string, key: string) {
-    const response = await fetch(`${t.baseUrl}${INGEST}`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'idempotency-key': key,
-      },
-      body,
-    });
-    return { status: response.status, headers: response.headers, text: await response.text() };
-  }
 });
 
 // An app of its own, after the other: one app at a time in a test file.

@@ -1,0 +1,70 @@
+import Database from 'better-sqlite3';
+import type { DataSource } from 'typeorm';
+import type { AppDataSource } from '../../src/database/app-data-source.js';
+import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
+import { POSTGRES_INGEST_LOCK } from '../../src/ingest/ingest.service.js';
+
+/** Every row an ingestion may write, as one string: equal before and after, nothing was. */
+export async function storeRows(dataSource: DataSource): Promise<string> {
+  const sql = (text: string) => dataSource.query<Record<string, unknown>[]>(text);
+  return JSON.stringify({
+    assets: await sql('SELECT * FROM assets ORDER BY id'),
+    sources: await sql('SELECT * FROM asset_sources ORDER BY asset_id, source'),
+    vulnerabilities: await sql('SELECT * FROM vulnerabilities ORDER BY asset_id, id'),
+    relations: await sql('SELECT * FROM relations ORDER BY id'),
+  });
+}
+
+/**
+ * Holds the locks another ingestion holds, until `release()`: this process's, and the
+ * database's (a writer's transaction on SQLite, the ingestions' advisory lock on PostgreSQL, as
+ * another replica's ingestion holds them). Resolves once they are taken.
+ */
+export async function holdIngestionLocks(
+  dataSource: AppDataSource,
+): Promise<{ release(): Promise<void> }> {
+  let releaseLocks!: () => void;
+  const held = new Promise<void>((resolve) => (releaseLocks = resolve));
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const holder = dataSource.exclusiveWrites.run(async () => {
+    if (dataSource.options.type === 'postgres') {
+      const runner = dataSource.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction();
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_INGEST_LOCK]);
+      locked();
+      await held;
+      await runner.rollbackTransaction();
+      await runner.release();
+    } else {
+      const writer = new Database(dataSource.options.database as string);
+      writer.exec('BEGIN IMMEDIATE');
+      locked();
+      await held;
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+  });
+  await lockTaken;
+  return {
+    release: () => {
+      releaseLocks();
+      return holder;
+    },
+  };
+}
+
+/** An ingestion with an Idempotency-Key to the service at `baseUrl`; its answer's exact bytes. */
+export async function ingestWithKey(baseUrl: string, token: string, body: string, key: string) {
+  const response = await fetch(`${baseUrl}${INGEST_PATH}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': key,
+    },
+    body,
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
