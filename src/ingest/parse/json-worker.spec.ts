@@ -60,6 +60,16 @@ describe('openJsonInWorker', () => {
     ).resolves.toEqual(JSON.parse(text));
   });
 
+  it('cuts slices between whole characters and strings, whatever bytes they hold', async () => {
+    // The scanner reads bytes: many-byte characters and escaped quotes on every slice.
+    const names = ['caf\u00e9', '\u{1f600} "quoted" \\', '\u00fcber\\', '\u2713 ]},{'];
+    const body = {
+      assets: Array.from({ length: 3_000 }, (_, i) => ({ name: names[i % names.length], i })),
+      relations: Array.from({ length: 1_500 }, (_, i) => ({ type: names[(i + 1) % 4] })),
+    };
+    await expect(parse(body)).resolves.toEqual(body);
+  });
+
   it('rejects malformed JSON with the error of Fastify’s own parser', async () => {
     await expect(
       parseJsonInWorker(Buffer.from('{"assets": [{"name": "x"},')),
