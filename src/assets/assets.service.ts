@@ -43,8 +43,8 @@ const SELECT_SOURCES = `SELECT asset_id, source FROM asset_sources
 // statistics, SQLite then looks up and sorts every asset of a feed that reports most of them.
 const HAS_SOURCE =
   'EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset_id = assets.id AND s.source = :source)';
-// Likewise on services' primary key (asset_id, port, protocol); PostgreSQL may drive from the
-// indexes on port and name instead.
+// Likewise a probe per asset, of the services index on (port, asset_id) or (name, asset_id);
+// PostgreSQL may start from those indexes instead.
 const HAS_PORT =
   'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.port = :port)';
 const HAS_SERVICE =
@@ -64,7 +64,7 @@ export class AssetsService {
     @InjectDataSource() private readonly dataSource: AppDataSource,
   ) {}
 
-  /** One page and the filtered total, in four queries whatever the page size. */
+  /** One page and the filtered total, in five queries whatever the page size. */
   async list(query: ListAssetsQueryDto): Promise<AssetListResponse> {
     const conditions: string[] = [];
     const parameters: Record<string, unknown> = {};
