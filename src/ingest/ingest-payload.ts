@@ -1,5 +1,7 @@
 /** The ingestion's items once validated: what every stage after validate works on. */
 
+import type { ServiceValues } from '../common/field-rules/service-list.js';
+
 export type IngestMode = 'merge' | 'append' | 'replace';
 
 /** The asset fields an item may carry; absent ones are left out, not null. */
@@ -21,12 +23,16 @@ export interface IngestVulnerability {
   publishedDate: string | null;
 }
 
+/** An entry of an item's `services`, at most one per (port, protocol). */
+export type IngestService = ServiceValues;
+
 export interface IngestAsset {
   /** Position in the payload, for error messages. */
   index: number;
   id?: string;
   fields: IngestAssetFields;
   vulnerabilities?: IngestVulnerability[];
+  services?: IngestService[];
 }
 
 export interface IngestRelation {

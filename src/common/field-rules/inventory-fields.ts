@@ -1,4 +1,5 @@
 import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
+import { SERVICE_PROTOCOLS } from '../../assets/service.entity.js';
 import { RelationDirection } from '../../relations/relation.entity.js';
 import {
   dateRule,
@@ -47,6 +48,15 @@ export const VULNERABILITY_FIELDS = {
     description: 'A real calendar date, YYYY-MM-DD',
     example: '2024-04-12',
   }),
+};
+
+/** An entry of an asset's `services`; the port is also the list's `port` filter. */
+export const SERVICE_FIELDS = {
+  port: integerRule(1, 65535, { example: 443 }),
+  protocol: enumRule(SERVICE_PROTOCOLS, 'ServiceProtocol', { example: 'tcp' }),
+  name: optionalTextRule(64, { example: 'https' }),
+  product: optionalTextRule(255, { example: 'nginx' }),
+  version: optionalTextRule(255, { example: '1.24.0' }),
 };
 
 export const RELATION_FIELDS = {

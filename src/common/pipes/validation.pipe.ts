@@ -11,9 +11,9 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
         : error.property;
     const own = Object.entries(error.constraints ?? {}).map(([rule, message]) => {
       if (rule === 'whitelistValidation') return `${path} is not an accepted property`;
-      return message.startsWith(`${error.property} `)
-        ? `${path}${message.slice(error.property.length)}`
-        : `${path}: ${message}`;
+      // A list's own check may name an entry of it: `services[1].port must be ...`.
+      const named = [' ', '[', '.'].some((next) => message.startsWith(`${error.property}${next}`));
+      return named ? `${path}${message.slice(error.property.length)}` : `${path}: ${message}`;
     });
     return [...own, ...describeValidationErrors(error.children ?? [], path)];
   });

@@ -5,6 +5,7 @@ import {
   RELATION_FIELDS,
   VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
+import { ServiceInput } from '../../assets/dto/service-input.dto.js';
 import type { RelationDirection } from '../../relations/relation.entity.js';
 import { INGEST_MODES, type IngestMatchKey, type IngestMode } from '../ingest-payload.js';
 
@@ -144,6 +145,14 @@ export class IngestAssetDto {
     description: "When present, replaces the asset's list of vulnerabilities",
   })
   vulnerabilities?: IngestVulnerabilityDto[];
+
+  @ApiPropertyOptional({
+    type: () => [ServiceInput],
+    description:
+      "When present, replaces the asset's list of services; at most one entry per (port, protocol)",
+    example: [{ port: 443, protocol: 'tcp', name: 'https', product: 'nginx', version: '1.24.0' }],
+  })
+  services?: ServiceInput[];
 }
 
 /** Matched on (sourceAssetId, targetAssetId, type) in merge mode: updated when stored. */

@@ -6,6 +6,7 @@ import {
   RELATION_FIELDS,
   VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
+import { checkServiceList } from '../../common/field-rules/service-list.js';
 import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../ingest-tuning.js';
 import {
@@ -24,7 +25,7 @@ const MATCH_KEYS = ['id', 'ip'];
 const ASSET_TEXT_FIELDS = (['type', 'vendor', 'model', 'site', 'os_version'] as const).map(
   (field) => [field, ASSET_FIELDS[field]] as const,
 );
-const ASSET_KEYS = new Set([...Object.keys(ASSET_FIELDS), 'vulnerabilities']);
+const ASSET_KEYS = new Set([...Object.keys(ASSET_FIELDS), 'vulnerabilities', 'services']);
 const VULNERABILITY_KEYS = new Set(Object.keys(VULNERABILITY_FIELDS));
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 
@@ -115,6 +116,9 @@ function parseAsset(value: unknown, index: number): IngestAsset {
       seen.set(vulnerability.id, position);
       return vulnerability;
     });
+  }
+  if (value.services !== undefined) {
+    asset.services = checkServiceList(value.services, `${path}.services`);
   }
   return asset;
 }
