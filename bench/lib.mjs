@@ -33,7 +33,7 @@ export function openRaw(url) {
   };
 }
 
-/** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities, sources. */
+/** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities, services, sources. */
 export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
   const columns = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
   const where = search
@@ -60,6 +60,16 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities WHERE asset_id IN (?) ORDER BY asset_id, id',
     (v) => ({ id: v.id, score: v.score, summary: v.summary, publishedDate: v.published_date }),
   );
+  const services = await byAsset(
+    'SELECT asset_id, port, protocol, name, product, version FROM services WHERE asset_id IN (?) ORDER BY asset_id, port, protocol',
+    (s) => ({
+      port: s.port,
+      protocol: s.protocol,
+      name: s.name,
+      product: s.product,
+      version: s.version,
+    }),
+  );
   const sources = await byAsset(
     'SELECT asset_id, source FROM asset_sources WHERE asset_id IN (?) ORDER BY asset_id, position',
     (s) => s.source,
@@ -80,9 +90,10 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
       site: row.site,
       os_version: row.os_version,
       source: row.source,
+      vulnerabilities: vulnerabilities.get(row.id) ?? [],
+      services: services.get(row.id) ?? [],
       origin: row.origin,
       sources: sources.get(row.id) ?? [],
-      vulnerabilities: vulnerabilities.get(row.id) ?? [],
       firstSeenAt: iso(row.first_seen_at),
       lastSeenAt: iso(row.last_seen_at),
       createdAt: iso(row.created_at),
