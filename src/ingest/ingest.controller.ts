@@ -1,6 +1,8 @@
 import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MediaTypesConfig } from '../common/filters/all-exceptions.filter.js';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
 import { Roles } from '../common/decorators/roles.decorator.js';
 import {
@@ -11,7 +13,7 @@ import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
 import { IngestRequestDto } from './dto/ingest-request.dto.js';
 import { IngestResponse } from './dto/ingest-response.dto.js';
-import { IngestService } from './ingest.service.js';
+import { IngestService, type IngestForm } from './ingest.service.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   KEPT_ANSWER_HOURS,
@@ -20,6 +22,12 @@ import {
 import { IngestionRecorder } from '../runs/ingestion-recorder.service.js';
 
 export const INGEST_PATH = '/api/integrations/ingest';
+
+/** The scanner formats' media types (formats/convert-body.ts); JSON besides. */
+export const SCANNER_MEDIA_TYPES = ['application/xml', 'text/xml', 'text/csv'];
+const INGEST_MEDIA_TYPES: MediaTypesConfig = {
+  mediaTypes: ['application/json', ...SCANNER_MEDIA_TYPES],
+};
 
 @ApiTags('ingestion')
 @ApiAuthenticated()
@@ -39,6 +47,7 @@ export class IngestController {
    */
   @Roles(Role.Editor)
   @Post('ingest')
+  @RouteConfig(INGEST_MEDIA_TYPES)
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Ingest scanner output (editor; replace mode and deleteStale without a source: admin)',
@@ -149,8 +158,12 @@ export class IngestController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    const form: IngestForm = {
+      mediaType: request.headers['content-type'] ?? 'application/json',
+      query: (request.query ?? {}) as Record<string, unknown>,
+    };
     const answer = await this.recorder.record(caller, request, body, (raw, hooks) =>
-      this.ingestion.ingest(caller, raw, hooks),
+      this.ingestion.ingest(caller, raw, hooks, form),
     );
     if (answer.replayed) void reply.header(REPLAYED_HEADER, 'true');
     void reply
