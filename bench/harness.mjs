@@ -222,13 +222,16 @@ async function healthProbe(base) {
   };
 }
 
-/** One ingestion through the service, `/api/health` probed every 20 ms meanwhile. */
-export async function ingest(service, body) {
+/**
+ * One ingestion through the service, `/api/health` probed every 20 ms meanwhile; a JSON body
+ * unless `headers` say otherwise (a scanner format, gzip), its options then in `query`.
+ */
+export async function ingest(service, body, headers = {}, query = '') {
   const probe = await healthProbe(service.base);
   const started = performance.now();
-  const response = await request(`${service.base}/api/integrations/ingest`, {
+  const response = await request(`${service.base}/api/integrations/ingest${query}`, {
     method: 'POST',
-    headers: { ...service.auth, 'content-type': 'application/json' },
+    headers: { ...service.auth, 'content-type': 'application/json', ...headers },
     body,
   });
   const ms = performance.now() - started;

@@ -20,7 +20,7 @@ import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { prototypeKeyPath } from './common/pipes/prototype-keys.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { HealthService } from './health/health.service.js';
-import { INGEST_PATH, SCANNER_MEDIA_TYPES } from './ingest/ingest.controller.js';
+import { INGEST_PATH, SCANNER_MEDIA_TYPES } from './ingest/ingest-route.js';
 import type { AppConfig, LogLevelName } from './config/app-config.js';
 
 /** Body limit of every route but ingestion, which sets its own. */

@@ -4,5 +4,6 @@
 import http from './http.mjs';
 import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
+import nmapBody from './nmap-body.mjs';
 
-export const stages = [ingest, largeBody, http];
+export const stages = [ingest, largeBody, nmapBody, http];

@@ -32,6 +32,7 @@ class GunzipSink {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private finished: ((body: Buffer) => void) | null = null;
+  private stopped = false;
 
   constructor(
     private readonly limit: number,
@@ -65,7 +66,9 @@ class GunzipSink {
   }
 
   private stop(error: Error): void {
-    if (this.gunzip.destroyed) return;
+    // Once: an error destroys the stream before it is emitted.
+    if (this.stopped) return;
+    this.stopped = true;
     this.abort();
     this.fail(error);
   }
