@@ -59,7 +59,7 @@ export default {
       ['plain', body, { 'content-type': 'application/xml' }],
       ['gzip', gzipped, { 'content-type': 'application/xml', 'content-encoding': 'gzip' }],
     ]) {
-      const { service } = await h.freshService(`nmap-${label}`);
+      const { service } = await h.freshService(`nmap_${label}`);
       try {
         const run = await ingest(service, bytes, headers, '?source=nmap-bench');
         h.log(`  ${mib} MiB Nmap XML (${label}): ${run.ms.toFixed(0)} ms`);

@@ -123,6 +123,29 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
       ]);
     });
 
+    it('Nmap: the same scan again matches every host and hop by ip, and leaves the route as it was', async () => {
+      await ingested(await send(fixture('nmap/hop-names.xml'), XML, '?source=nmap'));
+      const again = await ingested(await send(fixture('nmap/hop-names.xml'), XML, '?source=nmap'));
+      expect(again.stats).toMatchObject({
+        assetsCreated: 0,
+        assetsUnchanged: 2,
+        relationsCreated: 0,
+        relationsUnchanged: 1,
+      });
+      // A later scan naming the hop as a host of its own updates that asset; the route stays.
+      const answer = await ingested(
+        await send(fixture('nmap/routed-os-trace.xml'), XML, '?source=nmap'),
+      );
+      expect(answer.stats).toMatchObject({
+        assetsCreated: 0,
+        assetsUpdated: 2,
+        relationsUnchanged: 1,
+      });
+      const router = await oneByIp('192.0.2.2');
+      expect(router).toMatchObject({ name: '192.0.2.2', vendor: 'QEMU virtual NIC' });
+      expect(await relationsOf(router.id)).toHaveLength(1);
+    });
+
     it('Nmap: an IPv6-only host, matched by ip on the next run (unchanged)', async () => {
       await ingested(await send(fixture('nmap/loopback-ipv6.xml'), XML));
       expect(await oneByIp('::1')).toMatchObject({ name: 'localhost' });

@@ -46,7 +46,11 @@ class GunzipSink {
     this.gunzip.on('error', (error: Error) =>
       this.stop(new BadRequestException(`the gzip body is corrupt: ${error.message}`)),
     );
-    this.gunzip.on('end', () => this.finished?.(Buffer.concat(this.chunks, this.size)));
+    this.gunzip.on('end', () => {
+      const body = Buffer.concat(this.chunks, this.size);
+      this.chunks.length = 0;
+      this.finished?.(body);
+    });
   }
 
   write(bytes: Buffer): void {
