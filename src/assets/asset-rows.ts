@@ -1,4 +1,5 @@
 import type { AssetOrigin } from './asset.entity.js';
+import type { ServiceProtocol } from './service.entity.js';
 
 /** An assets row as raw SQL returns it (the list and ingestion read without TypeORM). */
 export interface AssetRow {
@@ -21,6 +22,16 @@ export interface VulnerabilityRow {
   score: number | null;
   summary: string | null;
   published_date: string | null;
+}
+
+/** A services row. */
+export interface ServiceRow {
+  asset_id: string;
+  port: number;
+  protocol: ServiceProtocol;
+  name: string | null;
+  product: string | null;
+  version: string | null;
 }
 
 /** An assets row with its timestamps: UTC text from SQLite, Dates from PostgreSQL. */

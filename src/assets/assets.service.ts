@@ -1,14 +1,18 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
-import type { AssetSourceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
+import { AppDataSource } from '../database/app-data-source.js';
+import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
+import type { ServiceInput } from './dto/service-input.dto.js';
+import { toServiceResponse } from './dto/service-response.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
 import { toVulnerabilityResponse } from './dto/vulnerability-response.dto.js';
+import { Service } from './service.entity.js';
 import { v7 as uuidv7 } from 'uuid';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {
@@ -30,6 +34,8 @@ const SELECT_ASSETS = 'SELECT * FROM assets';
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
 const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
+const SELECT_SERVICES = `SELECT asset_id, port, protocol, name, product, version
+  FROM services WHERE asset_id IN (:...assetIds) ORDER BY asset_id, port, protocol`;
 const SELECT_SOURCES = `SELECT asset_id, source FROM asset_sources
   WHERE asset_id IN (:...assetIds) ORDER BY asset_id, position`;
 // A probe of asset_sources' primary key per asset, keeping the page's index order. Driving from
@@ -37,6 +43,14 @@ const SELECT_SOURCES = `SELECT asset_id, source FROM asset_sources
 // statistics, SQLite then looks up and sorts every asset of a feed that reports most of them.
 const HAS_SOURCE =
   'EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset_id = assets.id AND s.source = :source)';
+// Likewise a probe per asset, of the services index on (port, asset_id) or (name, asset_id);
+// PostgreSQL may start from those indexes instead.
+const HAS_PORT =
+  'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.port = :port)';
+const HAS_SERVICE =
+  'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.name = :service)';
+// Rows of one multi-row insert: 6 values each, well within either database's parameter limit.
+const SERVICES_PER_INSERT = 1000;
 
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {
@@ -45,9 +59,12 @@ function containsPattern(term: string): string {
 
 @Injectable()
 export class AssetsService {
-  constructor(@InjectRepository(Asset) private readonly assets: Repository<Asset>) {}
+  constructor(
+    @InjectRepository(Asset) private readonly assets: Repository<Asset>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+  ) {}
 
-  /** One page and the filtered total, in four queries whatever the page size. */
+  /** One page and the filtered total, in five queries whatever the page size. */
   async list(query: ListAssetsQueryDto): Promise<AssetListResponse> {
     const conditions: string[] = [];
     const parameters: Record<string, unknown> = {};
@@ -62,6 +79,14 @@ export class AssetsService {
     if (query.source !== undefined) {
       conditions.push(HAS_SOURCE);
       parameters.source = query.source;
+    }
+    if (query.port !== undefined) {
+      conditions.push(HAS_PORT);
+      parameters.port = query.port;
+    }
+    if (query.service !== undefined) {
+      conditions.push(HAS_SERVICE);
+      parameters.service = query.service;
     }
     if (query.search) {
       const matches = SEARCHED_COLUMNS.map(
@@ -111,7 +136,11 @@ export class AssetsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.assets.insert(asset);
+    // The asset and its services land together.
+    await this.dataSource.writeTogether([
+      this.assets.createQueryBuilder().insert().values(asset).getQueryAndParameters(),
+      ...this.insertServices(asset.id, dto.services ?? []),
+    ]);
     // Read back, so that every answer comes from a stored row through the one mapper.
     return this.get(asset.id);
   }
@@ -126,8 +155,28 @@ export class AssetsService {
     if (dto.risk_score !== undefined) changes.riskScore = dto.risk_score;
     if (dto.site !== undefined) changes.site = dto.site;
     if (dto.os_version !== undefined) changes.osVersion = dto.os_version;
-    const result = await this.assets.update({ id }, changes);
-    if (!result.affected) throw new NotFoundException(`asset ${id} not found`);
+    const statements = [
+      this.assets
+        .createQueryBuilder()
+        .update()
+        .set(changes)
+        .where('id = :id', { id })
+        .getQueryAndParameters(),
+    ];
+    // Present, the list replaces the stored one: both land with the asset's update, or neither.
+    if (dto.services !== undefined) {
+      statements.push(
+        this.dataSource
+          .createQueryBuilder()
+          .delete()
+          .from(Service)
+          .where('asset_id = :id', { id })
+          .getQueryAndParameters(),
+        ...this.insertServices(id, dto.services),
+      );
+    }
+    const updated = await this.dataSource.writeTogether(statements);
+    if (!updated) throw new NotFoundException(`asset ${id} not found`);
     return this.get(id);
   }
 
@@ -135,6 +184,30 @@ export class AssetsService {
   async remove(id: string): Promise<void> {
     const result = await this.assets.delete({ id });
     if (!result.affected) throw new NotFoundException(`asset ${id} not found`);
+  }
+
+  /** The statements that insert an asset's services (a validated list), many rows to each. */
+  private insertServices(assetId: string, services: ServiceInput[]): [string, unknown[]][] {
+    const statements: [string, unknown[]][] = [];
+    for (let start = 0; start < services.length; start += SERVICES_PER_INSERT) {
+      const rows = services.slice(start, start + SERVICES_PER_INSERT).map((service) => ({
+        assetId,
+        port: service.port,
+        protocol: service.protocol,
+        name: service.name ?? null,
+        product: service.product ?? null,
+        version: service.version ?? null,
+      }));
+      statements.push(
+        this.dataSource
+          .createQueryBuilder()
+          .insert()
+          .into(Service)
+          .values(rows)
+          .getQueryAndParameters(),
+      );
+    }
+    return statements;
   }
 
   /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
@@ -145,20 +218,26 @@ export class AssetsService {
   }
 
   /**
-   * The answers for stored rows: their vulnerabilities and their sources read in one query each,
-   * whatever the number of rows (side by side: on PostgreSQL, on two connections of the pool).
+   * The answers for stored rows: their vulnerabilities, services and sources read in one query
+   * each, whatever the number of rows (side by side: on PostgreSQL, on connections of the pool).
    */
   private async withDetails(rows: StoredAssetRow[]): Promise<AssetResponse[]> {
     if (rows.length === 0) return [];
     const assetIds = rows.map((row) => row.id);
-    const [vulnerabilityRows, sourceRows] = await Promise.all([
+    const [vulnerabilityRows, serviceRows, sourceRows] = await Promise.all([
       this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds }),
+      this.run<ServiceRow>(SELECT_SERVICES, { assetIds }),
       this.run<AssetSourceRow>(SELECT_SOURCES, { assetIds }),
     ]);
     const vulnerabilities = groupByAsset(vulnerabilityRows, toVulnerabilityResponse);
+    const services = groupByAsset(serviceRows, toServiceResponse);
     const sources = groupByAsset(sourceRows, (row) => row.source);
     return rows.map((row) =>
-      toAssetResponse(row, vulnerabilities.get(row.id) ?? [], sources.get(row.id) ?? []),
+      toAssetResponse(row, {
+        vulnerabilities: vulnerabilities.get(row.id) ?? [],
+        services: services.get(row.id) ?? [],
+        sources: sources.get(row.id) ?? [],
+      }),
     );
   }
 }

@@ -6,11 +6,14 @@ export type ServiceProtocol = (typeof SERVICE_PROTOCOLS)[number];
 
 /**
  * A network service an asset exposes, at most one per (port, protocol); the asset's list is
- * replaced as a whole. The list's `port` and `service` filters find assets through the indexes.
+ * replaced as a whole.
  */
 @Entity('services')
-@Index(['port'])
-@Index(['name'])
+// The list's `port` and `service` filters: an EXISTS probe per asset on both columns (SQLite,
+// without statistics, would otherwise take an index on name alone and read every service of
+// that name for each asset), or a scan of one port's or name's rows (PostgreSQL).
+@Index(['port', 'assetId'])
+@Index(['name', 'assetId'])
 export class Service {
   @PrimaryColumn({ name: 'asset_id', type: 'varchar', length: 200 })
   assetId: string;

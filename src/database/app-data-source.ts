@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { DataSource, type Migration } from 'typeorm';
 import { AsyncLock } from './async-lock.js';
 import { removePrivateDatabase } from './database-options.js';
@@ -32,6 +33,42 @@ export class AppDataSource extends DataSource {
       return await this.runMigrations();
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+      await runner.release();
+    }
+  }
+
+  /**
+   * Runs statements (SQL in the database's placeholders, with their values, as a query
+   * builder's getQueryAndParameters gives them) in one transaction, in order, and answers how
+   * many rows the first changed; when it changes none, the others are not run. On SQLite they
+   * run at once on the service's connection, without a turn of the event loop in between:
+   * TypeORM shares that one connection between requests, whose statements would otherwise land
+   * inside the transaction (and a rollback would take them too).
+   */
+  async writeTogether(statements: [sql: string, values: unknown[]][]): Promise<number> {
+    const [[firstSql, firstValues], ...rest] = statements;
+    if (this.options.type === 'better-sqlite3') {
+      // As SqliteWriteGate makes every other write wait for an ingestion.
+      await this.exclusiveWrites.idle();
+      const db = (this.driver as unknown as { databaseConnection: Database.Database })
+        .databaseConnection;
+      return db.transaction(() => {
+        const changed = db.prepare(firstSql).run(...firstValues).changes;
+        if (changed > 0) for (const [sql, values] of rest) db.prepare(sql).run(...values);
+        return changed;
+      })();
+    }
+    const runner = this.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      const changed = (await runner.query(firstSql, firstValues, true)).affected ?? 0;
+      if (changed > 0) for (const [sql, values] of rest) await runner.query(sql, values);
+      await runner.commitTransaction();
+      return changed;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
       await runner.release();
     }
   }

@@ -1,5 +1,6 @@
 import { AssetSource } from '../assets/asset-source.entity.js';
 import { Asset } from '../assets/asset.entity.js';
+import { Service } from '../assets/service.entity.js';
 import { Vulnerability } from '../assets/vulnerability.entity.js';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { User } from '../auth/user.entity.js';
@@ -15,6 +16,7 @@ export const ENTITIES = [
   Asset,
   AssetSource,
   Vulnerability,
+  Service,
   Relation,
   Diagram,
   IngestionRun,

@@ -26,7 +26,7 @@ import { SqliteWriter } from './apply/sqlite-writer.js';
 import { SqliteLookups } from './match/sqlite-lookups.js';
 
 // An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
-const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'relations'];
+const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services', 'relations'];
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 export const POSTGRES_INGEST_LOCK = 7_402_151_001;

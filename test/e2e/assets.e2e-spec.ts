@@ -16,6 +16,7 @@ const ASSET_KEYS = [
   'origin',
   'os_version',
   'risk_score',
+  'services',
   'site',
   'source',
   'sources',
@@ -84,6 +85,10 @@ describe('assets', () => {
         risk_score: 42,
         site: 'paris',
         os_version: 'IOS-XE 17.9',
+        services: [
+          { port: 161, protocol: 'udp' },
+          { port: 22, protocol: 'tcp', name: 'ssh', product: 'OpenSSH', version: '9.6' },
+        ],
       };
       const created = await create(body);
       expect(Object.keys(created).sort()).toEqual(ASSET_KEYS);
@@ -92,6 +97,11 @@ describe('assets', () => {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         source: null,
         vulnerabilities: [],
+        // In port order, absent values null.
+        services: [
+          { port: 22, protocol: 'tcp', name: 'ssh', product: 'OpenSSH', version: '9.6' },
+          { port: 161, protocol: 'udp', name: null, product: null, version: null },
+        ],
         ...MANUAL,
         createdAt: expect.any(String),
         updatedAt: created.createdAt,
@@ -113,6 +123,7 @@ describe('assets', () => {
         risk_score: null,
         site: null,
         os_version: null,
+        services: [],
       });
     });
 

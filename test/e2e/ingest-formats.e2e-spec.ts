@@ -183,9 +183,40 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
       });
     });
 
-    it.todo(
-      "services: each Nmap host's open ports and each Nessus host's (port, protocol, svc_name) stored as the asset's services (once services are stored)",
-    );
+    it("services: a Nmap host's open ports, a Nessus host's (port, protocol) with its first svc_name", async () => {
+      await ingested(await send(fixture('nmap/routed-os-trace.xml'), XML));
+      await ingested(await send(fixture('nessus/dmz-weekly.nessus'), XML));
+      const bySort = (list: any[]) =>
+        [...list].sort((a, b) => a.protocol.localeCompare(b.protocol) || a.port - b.port);
+      // The router's closed port is left out.
+      expect(bySort((await oneByIp('192.0.2.2')).services)).toEqual([
+        { port: 22, protocol: 'tcp', name: 'ssh', product: 'Dropbear sshd', version: '2022.83' },
+        {
+          port: 80,
+          protocol: 'tcp',
+          name: 'http',
+          product: 'SimpleHTTP/0.6 Python/3.11.7',
+          version: null,
+        },
+      ]);
+      const service = (port: number, protocol: string, name: string) => ({
+        port,
+        protocol,
+        name,
+        product: null,
+        version: null,
+      });
+      expect(bySort((await oneByIp('192.0.2.20')).services)).toEqual([
+        service(22, 'tcp', 'ssh'),
+        service(80, 'tcp', 'www'),
+        service(443, 'tcp', 'www'),
+        service(53, 'udp', 'dns'),
+      ]);
+      expect(bySort((await oneByIp('192.0.2.21')).services)).toEqual([
+        service(445, 'tcp', 'cifs'),
+        service(3389, 'tcp', 'msrdp'),
+      ]);
+    });
 
     it('CSV: a header of asset fields, a row per asset, empty cells left out, a BOM allowed', async () => {
       const csv =

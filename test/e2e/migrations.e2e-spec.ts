@@ -199,6 +199,8 @@ describe('the Provenance migration on a stored inventory', () => {
     expect(assets[1].vulnerabilities).toEqual([
       { id: 'CVE-2023-20198', score: 7.5, summary: null, publishedDate: null },
     ]);
+    // Services came later: a carried-over asset has none.
+    for (const asset of assets) expect(asset.services).toEqual([]);
     expect(await get('/api/relations/rel-1')).toMatchObject({
       id: 'rel-1',
       sourceAssetId: 'fed-1',

@@ -251,8 +251,15 @@ describe('OpenAPI document', () => {
         ['type', 'query'],
         ['site', 'query'],
         ['sort', 'query'],
+        ['port', 'query'],
+        ['service', 'query'],
       ]),
     );
+    const port = assets.parameters.find((parameter: any) => parameter.name === 'port');
+    expect(port).toMatchObject({
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 65535 },
+    });
     const limit = assets.parameters.find((parameter: any) => parameter.name === 'limit');
     expect(limit.schema).toMatchObject({
       type: 'integer',
@@ -294,6 +301,7 @@ describe('OpenAPI document', () => {
         'os_version',
         'source',
         'vulnerabilities',
+        'services',
         'origin',
         'sources',
         'firstSeenAt',
@@ -330,6 +338,23 @@ describe('OpenAPI document', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/VulnerabilityResponse' },
     });
+    expect(asset.properties.services).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/ServiceResponse' },
+    });
+    const service = document.components.schemas.ServiceResponse;
+    expect(service.properties.version).toMatchObject({ type: 'string', nullable: true });
+    expect(document.components.schemas.ServiceProtocol.enum).toEqual(['tcp', 'udp', 'sctp']);
+    expect(document.components.schemas.CreateAssetDto.properties.services).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/ServiceInput' },
+    });
+    expect(document.components.schemas.ServiceInput.properties.port).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 65535,
+    });
+    expect(document.components.schemas.ServiceInput.required).toEqual(['port', 'protocol']);
     expect(document.paths['/api/assets'].get.responses['200'].content).toEqual({
       'application/json': { schema: { $ref: '#/components/schemas/AssetListResponse' } },
     });
@@ -370,6 +395,9 @@ describe('OpenAPI document', () => {
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['413', '415']));
     expect(schemas.IngestAssetDto.properties.vulnerabilities.items).toEqual({
       $ref: '#/components/schemas/IngestVulnerabilityDto',
+    });
+    expect(schemas.IngestAssetDto.properties.services.items).toEqual({
+      $ref: '#/components/schemas/ServiceInput',
     });
 
     // Still `unknown` to the ValidationPipe: the message is parseIngestPayload's.

@@ -11,6 +11,7 @@ export async function storeRows(dataSource: DataSource): Promise<string> {
     assets: await sql('SELECT * FROM assets ORDER BY id'),
     sources: await sql('SELECT * FROM asset_sources ORDER BY asset_id, source'),
     vulnerabilities: await sql('SELECT * FROM vulnerabilities ORDER BY asset_id, id'),
+    services: await sql('SELECT * FROM services ORDER BY asset_id, port, protocol'),
     relations: await sql('SELECT * FROM relations ORDER BY id'),
   });
 }

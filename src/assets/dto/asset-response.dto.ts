@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { isoTimestamp, isoTimestampOrNull, type StoredAssetRow } from '../asset-rows.js';
 import { ASSET_ORIGINS, type AssetOrigin } from '../asset.entity.js';
+import { ServiceResponse } from './service-response.dto.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 
 export class AssetResponse {
@@ -46,6 +47,12 @@ export class AssetResponse {
   vulnerabilities: VulnerabilityResponse[];
 
   @ApiProperty({
+    type: () => [ServiceResponse],
+    description: 'Its network services, in port then protocol order; possibly empty',
+  })
+  services: ServiceResponse[];
+
+  @ApiProperty({
     enum: ASSET_ORIGINS,
     enumName: 'AssetOrigin',
     description:
@@ -87,14 +94,21 @@ export class AssetResponse {
   updatedAt: string;
 }
 
+/** What is read beside an asset's row: its lists. */
+export interface AssetDetails {
+  vulnerabilities: VulnerabilityResponse[];
+  services: ServiceResponse[];
+  /** In position order. */
+  sources: string[];
+}
+
 /**
  * The one mapping of a stored asset to its answer, from a row as raw SQL reads it, with its
- * vulnerabilities and its sources (in position order) read beside it.
+ * lists read beside it.
  */
 export function toAssetResponse(
   row: StoredAssetRow,
-  vulnerabilities: VulnerabilityResponse[],
-  sources: string[],
+  { vulnerabilities, services, sources }: AssetDetails,
 ): AssetResponse {
   return {
     id: row.id,
@@ -108,6 +122,7 @@ export function toAssetResponse(
     os_version: row.os_version,
     source: row.source,
     vulnerabilities,
+    services,
     origin: row.origin,
     sources,
     firstSeenAt: isoTimestampOrNull(row.first_seen_at),

@@ -2,7 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/dto/page-query.dto.js';
 import { Field } from '../../common/field-rules/field.decorator.js';
-import { ASSET_FIELDS, SOURCE_RULE } from '../../common/field-rules/inventory-fields.js';
+import {
+  ASSET_FIELDS,
+  SERVICE_FIELDS,
+  SOURCE_RULE,
+} from '../../common/field-rules/inventory-fields.js';
+import { DigitsToNumber } from '../../common/validators/paging.validator.js';
 import { IsOptionalText } from '../../common/validators/text.validator.js';
 
 export const ASSET_SORT_FIELDS = [
@@ -52,6 +57,23 @@ export class ListAssetsQueryDto extends PageQueryDto {
     description: 'Assets whose sources hold this feed (an ingestion source, exact)',
   })
   source?: string;
+
+  /** Assets with a service on this port (any protocol). */
+  @DigitsToNumber()
+  @Field(SERVICE_FIELDS.port, {
+    required: false,
+    description: 'Assets with a service on this port (any protocol); plain digits only',
+  })
+  port?: number;
+
+  /** Assets with a service of this name. */
+  @IsOptionalText(SERVICE_FIELDS.name.max)
+  @ApiPropertyOptional({
+    maxLength: SERVICE_FIELDS.name.max,
+    description: 'Assets with a service of this name (exact)',
+    example: 'https',
+  })
+  service?: string;
 
   /** A field, `-` in front for descending. */
   @IsOptional()

@@ -9,8 +9,8 @@ export const MAX_PAGE_SIZE = 1000;
  */
 export const MAX_PAGE_OFFSET = 2_147_483_647;
 
-// Only plain digits become a number: '', '1e1', ' 5' or a repeated parameter stay invalid.
-const DigitsToNumber = () =>
+/** A query parameter: only plain digits become a number ('', '1e1', ' 5' or a repeated parameter stay invalid). */
+export const DigitsToNumber = () =>
   Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value,
   );

@@ -1,5 +1,5 @@
 import type { AssetRow } from '../../assets/asset-rows.js';
-import type { IngestVulnerability } from '../ingest-payload.js';
+import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import {
   chunks,
   idsPerStatement,
@@ -51,19 +51,40 @@ const VULNERABILITY_COLUMNS: InsertColumn[] = [
   text('summary'),
   { name: 'published_date', type: 'date' },
 ];
+const SERVICE_COLUMNS: InsertColumn[] = [
+  text('asset_id'),
+  { name: 'port', type: 'integer' },
+  ...['protocol', 'name', 'product', 'version'].map(text),
+];
 
 /** `items` mapped one by one as they are taken (by IngestSql.insert). */
 function* mapped<T>(items: readonly T[], map: (item: T) => unknown[]): Generator<unknown[]> {
   for (const item of items) yield map(item);
 }
 
-function* vulnerabilityRows(lists: Map<string, IngestVulnerability[]>): Generator<unknown[]> {
+/** The rows of lists by asset id, each item's values after its asset's id. */
+function* listRows<T>(
+  lists: Map<string, T[]>,
+  values: (item: T) => unknown[],
+): Generator<unknown[]> {
   for (const [assetId, items] of lists) {
-    for (const item of items) {
-      yield [assetId, item.id, item.score, item.summary, item.publishedDate];
-    }
+    for (const item of items) yield [assetId, ...values(item)];
   }
 }
+
+const vulnerabilityValues = (item: IngestVulnerability) => [
+  item.id,
+  item.score,
+  item.summary,
+  item.publishedDate,
+];
+const serviceValues = (item: IngestService) => [
+  item.port,
+  item.protocol,
+  item.name,
+  item.product,
+  item.version,
+];
 
 /**
  * The apply stage: writes plans in the caller's transaction, with multi-row statements (see
@@ -94,6 +115,7 @@ export class PlanWriter {
   async deleteAll(): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
     const relationsDeleted = await this.sql.run('DELETE FROM relations');
     await this.sql.run('DELETE FROM vulnerabilities');
+    await this.sql.run('DELETE FROM services');
     await this.sql.run('DELETE FROM asset_sources');
     return { assetsDeleted: await this.sql.run('DELETE FROM assets'), relationsDeleted };
   }
@@ -136,17 +158,31 @@ export class PlanWriter {
         mapped(plan.sourceAdds, ([assetId, position]) => [assetId, source, position]),
       );
     }
-    for (const part of chunks(plan.replacedLists, this.perStatement)) {
-      await this.sql.run(
-        `DELETE FROM vulnerabilities WHERE asset_id IN (${placeholders(part)})`,
-        part,
-      );
-    }
-    await this.sql.insert(
+    await this.replaceLists(
       'vulnerabilities',
       VULNERABILITY_COLUMNS,
-      vulnerabilityRows(plan.vulnerabilityLists),
+      plan.replacedLists,
+      listRows(plan.vulnerabilityLists, vulnerabilityValues),
     );
+    await this.replaceLists(
+      'services',
+      SERVICE_COLUMNS,
+      plan.replacedServiceLists,
+      listRows(plan.serviceLists, serviceValues),
+    );
+  }
+
+  /** The stored lists of `replaced` assets deleted, then `rows` inserted: in bulk, per table. */
+  private async replaceLists(
+    table: 'vulnerabilities' | 'services',
+    columns: InsertColumn[],
+    replaced: string[],
+    rows: Iterable<unknown[]>,
+  ): Promise<void> {
+    for (const part of chunks(replaced, this.perStatement)) {
+      await this.sql.run(`DELETE FROM ${table} WHERE asset_id IN (${placeholders(part)})`, part);
+    }
+    await this.sql.insert(table, columns, rows);
   }
 
   async relations(creates: RelationRow[], updates: RelationRow[]): Promise<void> {

@@ -11,7 +11,7 @@ export class IngestStats implements IngestCounts {
 
   /** Matched assets whose stored values changed; an identical item writes nothing. */
   @count(
-    "Matched assets whose stored values changed (fields, vulnerabilities, sources), and those deleteStale keeps with the payload's source taken out of their sources",
+    "Matched assets whose stored values changed (fields, vulnerabilities, services, sources), and those deleteStale keeps with the payload's source taken out of their sources",
   )
   assetsUpdated: number;
 

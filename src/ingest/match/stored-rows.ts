@@ -1,4 +1,4 @@
-import type { VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import { chunks, idsPerStatement, placeholders, type IngestLookups } from '../ingest-sql.js';
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
@@ -8,6 +8,10 @@ import { ASSET_FIELDS, storedMatch, type StoredAssets } from '../plan/plan-asset
 import { byId, type StaleCandidate } from '../plan/plan-stale.js';
 
 const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;
+// As text: pg would parse a date column into a Date, while the payload holds 'YYYY-MM-DD'.
+const VULNERABILITY_SELECT =
+  'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities';
+const SERVICE_SELECT = 'SELECT asset_id, port, protocol, name, product, version FROM services';
 const RELATION_SELECT =
   'SELECT id, source_asset_id, target_asset_id, type, direction, protocol, to_ports FROM relations';
 // A deleted list's entries, and one more: whether the list was cut.
@@ -46,8 +50,8 @@ export class StoredRows {
 
   /**
    * merge: the stored assets the slice may match (by ip only when `matchByIp`), the
-   * vulnerabilities of those it does, and their `sources` when `withSources` (the payload has a
-   * source).
+   * vulnerabilities and services of those it does that carry such a list, and their `sources`
+   * when `withSources` (the payload has a source).
    */
   async forMerge(
     assets: readonly IngestAsset[],
@@ -74,13 +78,18 @@ export class StoredRows {
       }
     }
     const matched = (asset: IngestAsset) => storedMatch(asset, { byId, byIp }, matchByIp)?.id;
-    const withLists = distinct(assets, (asset) =>
+    const withVulnerabilities = distinct(assets, (asset) =>
       asset.vulnerabilities ? matched(asset) : undefined,
     );
+    const withServices = distinct(assets, (asset) => (asset.services ? matched(asset) : undefined));
     return {
       byId,
       byIp,
-      vulnerabilities: await this.vulnerabilities(withLists),
+      vulnerabilities: await this.lists<VulnerabilityRow>(
+        VULNERABILITY_SELECT,
+        withVulnerabilities,
+      ),
+      services: await this.lists<ServiceRow>(SERVICE_SELECT, withServices),
       sources: withSources ? await this.sources(distinct(assets, matched)) : new Map(),
     };
   }
@@ -198,14 +207,13 @@ export class StoredRows {
     return { count: count ? ids.size : -1, first: first.map(relationChange) };
   }
 
-  // As text: pg would parse a date column into a Date, while the payload holds 'YYYY-MM-DD'.
-  private async vulnerabilities(assetIds: string[]): Promise<Map<string, VulnerabilityRow[]>> {
-    const byAsset = new Map<string, VulnerabilityRow[]>();
-    const rows = await this.select<VulnerabilityRow>(
-      'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities',
-      'asset_id',
-      assetIds,
-    );
+  /** The rows `select` reads of `assetIds` (an asset's list: vulnerabilities, services), by asset id. */
+  private async lists<T extends { asset_id: string }>(
+    select: string,
+    assetIds: string[],
+  ): Promise<Map<string, T[]>> {
+    const byAsset = new Map<string, T[]>();
+    const rows = await this.select<T>(select, 'asset_id', assetIds);
     for (const row of rows) {
       const list = byAsset.get(row.asset_id);
       if (list) list.push(row);

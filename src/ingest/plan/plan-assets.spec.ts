@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, ConflictException } from '@nestjs/common';
-import type { VulnerabilityRow } from '../../assets/asset-rows.js';
-import type { IngestVulnerability } from '../ingest-payload.js';
+import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { StoredAsset, StoredSources } from './ingest-plan.js';
 import { item, storedAsset, testContext } from './plan-fixtures.js';
-import { planCreateAll, planMerge, type StoredAssets } from './plan-assets.js';
+import { planCreateAll, planMerge, type AssetUpdate, type StoredAssets } from './plan-assets.js';
 
 const vulnerability: IngestVulnerability = {
   id: 'CVE-1',
@@ -20,16 +20,31 @@ const vulnerabilityRow = (assetId: string): VulnerabilityRow => ({
   published_date: '2024-01-02',
 });
 
+const ssh: IngestService = {
+  port: 22,
+  protocol: 'tcp',
+  name: 'ssh',
+  product: 'OpenSSH',
+  version: '9.6',
+};
+const dns: IngestService = { port: 53, protocol: 'udp', name: null, product: null, version: null };
+const serviceRow = (assetId: string, service: IngestService): ServiceRow => ({
+  asset_id: assetId,
+  ...service,
+});
+
 function stored(
   rows: StoredAsset[],
   byIp: StoredAsset[] = [],
   vulnerabilities: [string, VulnerabilityRow[]][] = [],
   sources: [string, StoredSources][] = [],
+  services: [string, ServiceRow[]][] = [],
 ): StoredAssets {
   return {
     byId: new Map(rows.map((row) => [row.id, row])),
     byIp: new Map(byIp.map((row) => [row.ip!, row])),
     vulnerabilities: new Map(vulnerabilities),
+    services: new Map(services),
     sources: new Map(sources),
   };
 }
@@ -43,6 +58,17 @@ const counts = (
 
 /** The stored row as the writer takes it (without what only the plan reads). */
 const row = ({ seen: _seen, ...rest }: StoredAsset) => rest;
+
+/** The update of a stored asset whose fields and provenance stay, with `changes`. */
+const listUpdate = (before: StoredAsset, changes: Partial<AssetUpdate>): AssetUpdate => ({
+  before,
+  after: row(before),
+  sourcesBefore: null,
+  firstSeen: false,
+  vulnerabilitiesBefore: null,
+  servicesBefore: null,
+  ...changes,
+});
 
 describe('planMerge', () => {
   it('updates the asset matched by id with the given fields and the source', () => {
@@ -60,6 +86,7 @@ describe('planMerge', () => {
         sourcesBefore: null,
         firstSeen: false,
         vulnerabilitiesBefore: null,
+        servicesBefore: null,
       },
     ]);
     expect(plan.creates).toEqual([]);
@@ -147,17 +174,84 @@ describe('planMerge', () => {
       testContext(),
     );
     expect(plan.updates).toEqual([
-      {
-        before: a,
-        after: row(a),
-        sourcesBefore: null,
-        firstSeen: false,
-        vulnerabilitiesBefore: [vulnerabilityRow('a')],
-      },
+      listUpdate(a, { vulnerabilitiesBefore: [vulnerabilityRow('a')] }),
     ]);
     expect(plan.replacedLists).toEqual(['a']);
     expect([...plan.vulnerabilityLists]).toEqual([['a', [changed]]]);
     expect(plan.counts).toEqual(counts(0, 1, 0, 1));
+  });
+
+  describe('services', () => {
+    const a = storedAsset('a', { name: 'A' });
+    const storedServices: [string, ServiceRow[]][] = [
+      ['a', [serviceRow('a', ssh), serviceRow('a', dns)]],
+    ];
+
+    it('counts the same list in another order as unchanged, writing no service', () => {
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: { name: 'A' }, services: [dns, ssh] })],
+        stored([a], [], [], [], storedServices),
+        new Map(),
+        testContext(),
+      );
+      expect(plan.unchanged).toEqual(['a']);
+      expect(plan.updates).toEqual([]);
+      expect(plan.serviceLists.size).toBe(0);
+      expect(plan.replacedServiceLists).toEqual([]);
+      expect(plan.counts).toEqual(counts(0, 0, 1, 0));
+    });
+
+    it('keeps the stored list when the item has none', () => {
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: {} })],
+        stored([a], [], [], [], storedServices),
+        new Map(),
+        testContext(),
+      );
+      expect(plan.unchanged).toEqual(['a']);
+      expect(plan.serviceLists.size).toBe(0);
+      expect(plan.replacedServiceLists).toEqual([]);
+    });
+
+    it.each([
+      ['a changed version', [{ ...ssh, version: '9.7' }, dns]],
+      ['a changed name', [ssh, { ...dns, name: 'domain' }]],
+      ['another protocol on the same port', [ssh, { ...dns, protocol: 'tcp' as const }]],
+      ['one fewer', [ssh]],
+      ['one more', [ssh, dns, { ...ssh, port: 2222 }]],
+      ['an empty list', []],
+    ])('replaces the list given %s: an update of the asset', (_case, given) => {
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: {}, services: given })],
+        stored([a], [], [], [], storedServices),
+        new Map(),
+        testContext(),
+      );
+      expect(plan.updates).toEqual([listUpdate(a, { servicesBefore: storedServices[0][1] })]);
+      expect([...plan.serviceLists]).toEqual([['a', given]]);
+      expect(plan.replacedServiceLists).toEqual(['a']);
+      // Services are no vulnerability records.
+      expect(plan.counts).toEqual(counts(0, 1, 0, 0));
+    });
+
+    it('gives a list to an asset that had none, and to a created one', () => {
+      const plan = planMerge(
+        [
+          item(0, { id: 'a', fields: {}, services: [ssh] }),
+          item(1, { fields: { name: 'n' }, services: [dns] }),
+        ],
+        stored([a]),
+        new Map(),
+        testContext(),
+      );
+      expect(plan.updates.map((update) => update.servicesBefore)).toEqual([[]]);
+      expect([...plan.serviceLists]).toEqual([
+        ['a', [ssh]],
+        ['new-1', [dns]],
+      ]);
+      // Only a stored list is deleted before the insert.
+      expect(plan.replacedServiceLists).toEqual(['a']);
+    });
   });
 
   it('keeps updates in payload order, a vulnerability-only change included', () => {
@@ -192,6 +286,7 @@ describe('planMerge', () => {
           sourcesBefore: ['first', 'other'],
           firstSeen: false,
           vulnerabilitiesBefore: null,
+          servicesBefore: null,
         },
       ]);
       expect(plan.counts.assetsUpdated).toBe(1);
@@ -287,7 +382,7 @@ describe('planCreateAll', () => {
     ).toThrow(new ConflictException('assets[1].id a already exists'));
   });
 
-  it('append and replace: creates every item with its vulnerabilities', () => {
+  it('append and replace: creates every item with its vulnerabilities and services', () => {
     const plan = planCreateAll(
       [
         item(0, {
@@ -295,11 +390,13 @@ describe('planCreateAll', () => {
           fields: { name: 'A', risk_score: 4 },
           vulnerabilities: [vulnerability],
         }),
-        item(1, { fields: { name: 'B' } }),
+        item(1, { fields: { name: 'B' }, services: [ssh] }),
       ],
       new Set(),
       testContext('scan'),
     );
+    expect([...plan.serviceLists]).toEqual([['new-1', [ssh]]]);
+    expect(plan.replacedServiceLists).toEqual([]);
     expect(plan.creates).toEqual([
       { ...row(storedAsset('a', { name: 'A', risk_score: 4 })), source: 'scan' },
       { ...row(storedAsset('new-1', { name: 'B' })), source: 'scan' },

@@ -1,9 +1,10 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
-import type { AssetRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { AssetRow, ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
 import {
   jsonItemName,
   type IngestAsset,
   type IngestAssetFields,
+  type IngestService,
   type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
@@ -30,6 +31,8 @@ export interface AssetUpdate {
   firstSeen: boolean;
   /** The stored list a new vulnerability list replaces; null when the list stays. */
   vulnerabilitiesBefore: VulnerabilityRow[] | null;
+  /** The stored list a new service list replaces; null when the list stays. */
+  servicesBefore: ServiceRow[] | null;
 }
 
 /** What to write for a slice of the payload's assets, and where its items went. */
@@ -46,6 +49,10 @@ export interface AssetPlan {
   vulnerabilityLists: Map<string, IngestVulnerability[]>;
   /** Matched assets whose stored list the new one replaces (deleted before the insert). */
   replacedLists: string[];
+  /** The service list to store, by asset id. */
+  serviceLists: Map<string, IngestService[]>;
+  /** Matched assets whose stored services the new list replaces (deleted before the insert). */
+  replacedServiceLists: string[];
   /** The id each item of the slice resolved to, in the slice's order. */
   ids: string[];
   /**
@@ -64,8 +71,10 @@ export interface StoredAssets {
   byId: ReadonlyMap<string, StoredAsset>;
   /** By ip, the earliest created asset with it (empty when the run matches by id only). */
   byIp: ReadonlyMap<string, StoredAsset>;
-  /** The stored vulnerabilities of the matched assets, by asset id. */
+  /** The stored vulnerabilities of the matched assets that carry a list, by asset id. */
   vulnerabilities: ReadonlyMap<string, VulnerabilityRow[]>;
+  /** The stored services of the matched assets that carry a list, by asset id. */
+  services: ReadonlyMap<string, ServiceRow[]>;
   /** The stored `sources` of the matched assets (read when the payload has a source). */
   sources: ReadonlyMap<string, StoredSources>;
 }
@@ -90,6 +99,8 @@ function emptyPlan(): AssetPlan {
     sourceAdds: [],
     vulnerabilityLists: new Map(),
     replacedLists: [],
+    serviceLists: new Map(),
+    replacedServiceLists: [],
     ids: [],
     matched: new Map(),
     counts: { assetsCreated: 0, assetsUpdated: 0, assetsUnchanged: 0, vulnerabilities: 0 },
@@ -133,6 +144,7 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
     source: context.source,
   });
   if (asset.vulnerabilities) plan.vulnerabilityLists.set(id, asset.vulnerabilities);
+  if (asset.services) plan.serviceLists.set(id, asset.services);
   return id;
 }
 
@@ -179,6 +191,48 @@ export function sameVulnerabilities(
   });
 }
 
+/** Whether two service lists hold the same records, whatever their order. */
+export function sameServices(
+  stored: readonly ServiceRow[],
+  given: readonly IngestService[],
+): boolean {
+  if (stored.length !== given.length) return false;
+  const key = (service: { port: number; protocol: string }) =>
+    `${service.port}/${service.protocol}`;
+  const byKey = new Map(stored.map((row) => [key(row), row]));
+  return given.every((item) => {
+    const row = byKey.get(key(item));
+    return (
+      row !== undefined &&
+      row.name === item.name &&
+      row.product === item.product &&
+      row.version === item.version
+    );
+  });
+}
+
+/**
+ * A list an item gives (vulnerabilities, services) replaces the matched asset's stored one
+ * when they differ: noted in `lists` and `replaced`. Answers the stored list replaced, or null
+ * when the stored list stays (none given, or an equal one: the same payload twice writes
+ * nothing).
+ */
+function replaceList<S, G>(
+  assetId: string,
+  given: G[] | undefined,
+  storedLists: ReadonlyMap<string, S[]>,
+  same: (stored: readonly S[], given: readonly G[]) => boolean,
+  lists: Map<string, G[]>,
+  replaced: string[],
+): S[] | null {
+  if (!given) return null;
+  const storedList = storedLists.get(assetId) ?? [];
+  if (same(storedList, given)) return null;
+  lists.set(assetId, given);
+  replaced.push(assetId);
+  return storedList;
+}
+
 /**
  * append and replace: every item is a new asset. `taken` holds the slice's ids that are
  * already stored (append; none in replace, where the store was emptied first).
@@ -200,8 +254,8 @@ export function planCreateAll(
 /**
  * merge: each item updates the stored asset it matches (storedMatch), else is created.
  * `matchedBefore`: the stored assets earlier slices matched, and the index of the item.
- * A matched asset changes when a field, its source, its vulnerability list or its provenance
- * does (the payload's source added to its `sources`, its first sighting); else it is
+ * A matched asset changes when a field, its source, its vulnerability or service list (each
+ * compared as a set) or its provenance does (the payload's source added to its `sources`, its first sighting); else it is
  * unchanged, and only its last sighting moves.
  */
 export function planMerge(
@@ -228,16 +282,22 @@ export function planMerge(
     plan.ids.push(match.id);
 
     const after = mergedRow(match, asset.fields, source);
-    let vulnerabilitiesBefore: VulnerabilityRow[] | null = null;
-    if (asset.vulnerabilities) {
-      const storedList = stored.vulnerabilities.get(match.id) ?? [];
-      // A list equal to the stored one is no change: the same payload twice writes nothing.
-      if (!sameVulnerabilities(storedList, asset.vulnerabilities)) {
-        vulnerabilitiesBefore = storedList;
-        plan.vulnerabilityLists.set(match.id, asset.vulnerabilities);
-        plan.replacedLists.push(match.id);
-      }
-    }
+    const vulnerabilitiesBefore = replaceList(
+      match.id,
+      asset.vulnerabilities,
+      stored.vulnerabilities,
+      sameVulnerabilities,
+      plan.vulnerabilityLists,
+      plan.replacedLists,
+    );
+    const servicesBefore = replaceList(
+      match.id,
+      asset.services,
+      stored.services,
+      sameServices,
+      plan.serviceLists,
+      plan.replacedServiceLists,
+    );
     let sourcesBefore: string[] | null = null;
     const firstSeen = source !== null && !match.seen;
     if (source !== null) {
@@ -250,10 +310,18 @@ export function planMerge(
     if (
       !sameRow(match, after) ||
       vulnerabilitiesBefore !== null ||
+      servicesBefore !== null ||
       sourcesBefore !== null ||
       firstSeen
     ) {
-      plan.updates.push({ before: match, after, sourcesBefore, firstSeen, vulnerabilitiesBefore });
+      plan.updates.push({
+        before: match,
+        after,
+        sourcesBefore,
+        firstSeen,
+        vulnerabilitiesBefore,
+        servicesBefore,
+      });
     } else {
       plan.unchanged.push(match.id);
     }

@@ -47,6 +47,7 @@ describe('ChangeLog', () => {
             [{ asset_id: 'a', id: 'CVE-9', score: 9, summary: null, published_date: '2020-02-02' }],
           ],
         ]),
+        services: new Map(),
         sources: new Map([
           ['a', { names: ['old'], next: 1 }],
           ['b', { names: ['scan'], next: 1 }],
@@ -90,6 +91,54 @@ describe('ChangeLog', () => {
       },
     ]);
     expect(changes.truncated).toBe(false);
+  });
+
+  it('shows a replaced service list before and after, each in port then protocol order', () => {
+    const a = storedAsset('a', { name: 'A' });
+    const http = { port: 80, protocol: 'tcp' as const, name: 'http', product: null, version: null };
+    const plan = planMerge(
+      [
+        item(0, {
+          id: 'a',
+          fields: {},
+          services: [{ ...http, port: 443 }, { ...http, protocol: 'udp' }, http],
+        }),
+      ],
+      {
+        byId: new Map([['a', a]]),
+        byIp: new Map(),
+        vulnerabilities: new Map(),
+        services: new Map([
+          [
+            'a',
+            [
+              { asset_id: 'a', ...http, version: '2.4' },
+              { asset_id: 'a', ...http, port: 22, name: 'ssh' },
+            ],
+          ],
+        ]),
+        sources: new Map(),
+      },
+      new Map(),
+      testContext(),
+    );
+    const log = new ChangeLog(null, SEEN_AT);
+    log.addAssets(plan);
+    expect(log.result().assets.updated).toEqual([
+      {
+        id: 'a',
+        name: 'A',
+        fields: {
+          services: [
+            [
+              { ...http, port: 22, name: 'ssh' },
+              { ...http, version: '2.4' },
+            ],
+            [http, { ...http, protocol: 'udp' }, { ...http, port: 443 }],
+          ],
+        },
+      },
+    ]);
   });
 
   it('lists created and updated relations, the updated with their fields', () => {

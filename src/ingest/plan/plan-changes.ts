@@ -1,5 +1,5 @@
-import type { VulnerabilityRow } from '../../assets/asset-rows.js';
-import type { IngestVulnerability } from '../ingest-payload.js';
+import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { RelationRow } from './ingest-plan.js';
 import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from './plan-assets.js';
 import type { RelationPlan } from './plan-relations.js';
@@ -82,15 +82,42 @@ function shownVulnerabilities(
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** Services as the API shows them: in port, then protocol order. */
+function shownServices(list: readonly (ServiceRow | IngestService)[]): IngestService[] {
+  return list
+    .map(({ port, protocol, name, product, version }) => ({
+      port,
+      protocol,
+      name,
+      product,
+      version,
+    }))
+    .sort((a, b) =>
+      a.port !== b.port
+        ? a.port - b.port
+        : a.protocol < b.protocol
+          ? -1
+          : a.protocol > b.protocol
+            ? 1
+            : 0,
+    );
+}
+
+/** The lists a matched asset's item gave that replaced different stored ones. */
+export interface ReplacingLists {
+  vulnerabilities?: readonly IngestVulnerability[];
+  services?: readonly IngestService[];
+}
+
 /**
- * What changed in a matched asset, field by field as the API names them. `vulnerabilities`:
- * the list given, when it replaced a different one. `seenAt`: the run's time, as the API
- * shows a timestamp.
+ * What changed in a matched asset, field by field as the API names them. `lists`: the lists
+ * given, when they replaced different ones. `seenAt`: the run's time, as the API shows a
+ * timestamp.
  */
 export function assetChangeFields(
   update: AssetUpdate,
   source: string | null,
-  vulnerabilities: readonly IngestVulnerability[] | undefined,
+  { vulnerabilities, services }: ReplacingLists,
   seenAt: string,
 ): FieldChanges {
   const { before, after } = update;
@@ -107,6 +134,9 @@ export function assetChangeFields(
       shownVulnerabilities(update.vulnerabilitiesBefore),
       shownVulnerabilities(vulnerabilities),
     ];
+  }
+  if (update.servicesBefore !== null && services) {
+    fields.services = [shownServices(update.servicesBefore), shownServices(services)];
   }
   return fields;
 }
@@ -167,7 +197,10 @@ export class ChangeLog {
         fields: assetChangeFields(
           update,
           this.source,
-          plan.vulnerabilityLists.get(update.after.id),
+          {
+            vulnerabilities: plan.vulnerabilityLists.get(update.after.id),
+            services: plan.serviceLists.get(update.after.id),
+          },
           this.seenAt,
         ),
       }));

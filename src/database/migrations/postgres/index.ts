@@ -3,6 +3,7 @@ import { Init1795303041751 } from './1795303041751-Init.js';
 import { Inventory1795303938642 } from './1795303938642-Inventory.js';
 import { Provenance1795496332743 } from './1795496332743-Provenance.js';
 import { Runs1795496985232 } from './1795496985232-Runs.js';
+import { Services1795512534090 } from './1795512534090-Services.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -10,4 +11,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   Inventory1795303938642,
   Provenance1795496332743,
   Runs1795496985232,
+  Services1795512534090,
 ];

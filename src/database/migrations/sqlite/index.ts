@@ -3,6 +3,7 @@ import { Init1795303035370 } from './1795303035370-Init.js';
 import { Inventory1795303929837 } from './1795303929837-Inventory.js';
 import { Provenance1795496326167 } from './1795496326167-Provenance.js';
 import { Runs1795496969351 } from './1795496969351-Runs.js';
+import { Services1795512515374 } from './1795512515374-Services.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -10,4 +11,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   Inventory1795303929837,
   Provenance1795496326167,
   Runs1795496969351,
+  Services1795512515374,
 ];
