@@ -219,7 +219,14 @@ export async function createApp(
       origin: config.corsOrigins,
       // @fastify/cors allows only GET, HEAD and POST unless told: the UI also updates and deletes.
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+      // Content-Encoding: a page may gzip a scanner file before sending it to the ingestion.
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Content-Encoding',
+        'X-Request-Id',
+        'Idempotency-Key',
+      ],
       exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     });
   }
