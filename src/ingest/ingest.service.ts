@@ -11,7 +11,7 @@ import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
-import type { IngestMode, IngestPayload } from './ingest-payload.js';
+import type { IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker } from './parse/json-worker.js';
 import { parseIngestPayload, parseScannerPayload } from './validate/validate-payload.js';
 import { optionsFromQuery, refuseQuery } from './validate/query-options.js';
@@ -38,6 +38,12 @@ export interface IngestForm {
 }
 
 const JSON_FORM: IngestForm = { mediaType: 'application/json', query: {} };
+
+/** The body's bytes (read now when still unread), or null for a value already parsed. */
+async function bytesOf(raw: unknown): Promise<Buffer | null> {
+  if (raw instanceof UnreadBody) return raw.read();
+  return Buffer.isBuffer(raw) ? raw : null;
+}
 
 /** A body opened: its payload (options checked, items to come), and what to close after. */
 interface OpenedPayload {
@@ -117,7 +123,7 @@ export class IngestService {
     form: IngestForm,
   ): Promise<OpenedPayload> {
     refuseQuery(form.query);
-    const bytes = raw instanceof UnreadBody ? await raw.read() : Buffer.isBuffer(raw) ? raw : null;
+    const bytes = await bytesOf(raw);
     const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
     // An empty body is no body, as on every other route.
     const body = parsed ? parsed.head : bytes ? undefined : raw;
@@ -147,7 +153,7 @@ export class IngestService {
     converter: ScannerConverter,
   ): Promise<OpenedPayload> {
     const options = optionsFromQuery(form.query);
-    const bytes = raw instanceof UnreadBody ? await raw.read() : Buffer.isBuffer(raw) ? raw : null;
+    const bytes = await bytesOf(raw);
     const { format, slices } = await openScannerBody(
       converter,
       bytes ?? Buffer.alloc(0),
@@ -171,7 +177,7 @@ export class IngestService {
     parse: () => IngestPayload,
   ): IngestPayload {
     const admin = roleIncludes(caller.role, Role.Admin);
-    if (mode === ('replace' satisfies IngestMode) && !admin) {
+    if (mode === 'replace' && !admin) {
       throw new ForbiddenException('replace mode requires the admin role');
     }
     const payload = parse();

@@ -309,10 +309,13 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
       expect(both.stats).toMatchObject({ assetsCreated: 1 });
     });
 
-    it('mode=replace needs the admin role', async () => {
+    it('mode=replace, and deleteStale without source, need the admin role', async () => {
       const response = await send('name\nx\n', CSV, '?mode=replace');
       expect(response.status).toBe(403);
       expectErrorBody(response, /^replace mode requires the admin role$/);
+      const stale = await send('name\nx\n', CSV, '?deleteStale=true');
+      expect(stale.status).toBe(403);
+      expectErrorBody(stale, /^deleteStale without source requires the admin role$/);
       const answer = await ingested(await send('name\nx\n', CSV, '?mode=replace', {}, admin));
       expect(answer.stats).toMatchObject({ assetsCreated: 1 });
     });
