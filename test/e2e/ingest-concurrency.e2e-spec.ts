@@ -50,9 +50,13 @@ describe('ingestion under load and failure', () => {
       expect(health.status).toBe(200);
       answered++;
       if (!written && answered === 3) {
-        // A write by another request meanwhile: neither refused as busy nor part of the ingestion.
+        // A write by another request meanwhile: neither refused as busy nor part of the ingestion
+        // (an asset and its services, written in a transaction of their own).
         [written, listed] = await Promise.all([
-          t.request('POST', '/api/assets', { token: editor, body: { name: 'written meanwhile' } }),
+          t.request('POST', '/api/assets', {
+            token: editor,
+            body: { name: 'written meanwhile', services: [{ port: 22, protocol: 'tcp' }] },
+          }),
           t.request('GET', '/api/assets?limit=1', { token: editor }),
         ]);
       }
@@ -69,6 +73,7 @@ describe('ingestion under load and failure', () => {
     expect(listed?.status).toBe(200);
     expect(await count('assets')).toBe(20_001);
     expect(await count('vulnerabilities')).toBe(40_000);
+    expect(await count('services')).toBe(1);
   });
 
   it('applies two concurrent ingestions in full, one after the other', async () => {
