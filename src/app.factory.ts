@@ -2,13 +2,13 @@ import 'reflect-metadata';
 import { BadRequestException, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { AppModule } from './app.module.js';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter.js';
 import { ClientErrorHandler } from './common/filters/client-error.handler.js';
-import { lingerAfterEarlyAnswer, readBody } from './common/http/read-body.js';
+import { bodyEncodingOf, lingerAfterEarlyAnswer, readBody } from './common/http/read-body.js';
 import { UnreadBody } from './common/http/unread-body.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './common/json-depth.js';
 import { JsonLogger } from './common/logging/json-logger.js';
@@ -20,7 +20,7 @@ import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { prototypeKeyPath } from './common/pipes/prototype-keys.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
 import { HealthService } from './health/health.service.js';
-import { INGEST_PATH } from './ingest/ingest.controller.js';
+import { INGEST_PATH, SCANNER_MEDIA_TYPES } from './ingest/ingest-route.js';
 import type { AppConfig, LogLevelName } from './config/app-config.js';
 
 /** Body limit of every route but ingestion, which sets its own. */
@@ -165,16 +165,26 @@ export async function createApp(
     done(null, payload);
   });
   fastify.removeContentTypeParser('text/plain');
+  // Bulk bodies are read once the caller is authorised, and parsed off the event loop, by the
+  // ingestion service; an encoding it cannot read is refused before that.
+  const unreadIngestBody = (
+    request: FastifyRequest,
+    payload: NodeJS.ReadableStream,
+    done: (error: Error | null, body?: unknown) => void,
+  ) => {
+    try {
+      done(null, new UnreadBody(request, payload, bodyEncodingOf(request.headers)));
+    } catch (error) {
+      done(error as Error);
+    }
+  };
   // Fastify's JSON parser (prototype-poisoning safe) over our own body reader (readBody), and an
   // empty body is no body rather than a 400: clients send Content-Type: application/json on
   // bodiless DELETEs.
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
-    // Bulk bodies are read once the caller is authorised, and parsed off the event loop, by the
-    // ingestion service.
-    if (request.routeOptions.url === INGEST_PATH)
-      return done(null, new UnreadBody(request, payload));
+    if (request.routeOptions.url === INGEST_PATH) return unreadIngestBody(request, payload, done);
     readBody(request, payload, (error, body) => {
       if (error || !body) return done(error);
       if (body.length === 0) return done(null, undefined);
@@ -187,6 +197,12 @@ export async function createApp(
         done(null, value);
       });
     });
+  });
+
+  // Scanner output (XML, CSV) is for the ingestion only: elsewhere, the 415 of any other type.
+  fastify.addContentTypeParser(SCANNER_MEDIA_TYPES, (request, payload, done) => {
+    if (request.routeOptions.url === INGEST_PATH) return unreadIngestBody(request, payload, done);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']));
   });
 
   // Ingestion takes bulk bodies; every other route keeps the 1 MiB limit.
@@ -203,7 +219,14 @@ export async function createApp(
       origin: config.corsOrigins,
       // @fastify/cors allows only GET, HEAD and POST unless told: the UI also updates and deletes.
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+      // Content-Encoding: a page may gzip a scanner file before sending it to the ingestion.
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Content-Encoding',
+        'X-Request-Id',
+        'Idempotency-Key',
+      ],
       exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     });
   }

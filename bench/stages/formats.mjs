@@ -1,7 +1,7 @@
 // Scanner formats: COUNT hosts (5 open ports each) as Nmap XML against the same content as
 // JSON, both a first ingestion into an emptied store, in paired rounds; the 62.7 MiB JSON body
 // of large-body gzipped against plain; and the peak memory of a freshly started service fed the
-// largest Nmap XML the default INGEST_MAX_BYTES takes, first and repeated.
+// largest Nmap XML the default INGEST_MAX_BYTES takes, sent as is, then again gzipped.
 import { gzipSync } from 'node:zlib';
 import { INGEST_MAX_BYTES, ingest, limitRow, ratioRow } from '../harness.mjs';
 import { hostsWithin, nmapAsJson, nmapXml } from '../scan-payloads.mjs';
@@ -83,7 +83,10 @@ export default {
     let peak;
     try {
       first = await ingest(fresh.service, largest, XML);
-      repeat = await ingest(fresh.service, largest, XML);
+      repeat = await ingest(fresh.service, gzipSync(largest), {
+        ...XML,
+        headers: { 'content-encoding': 'gzip' },
+      });
       peak = fresh.service.peakRssMb();
     } finally {
       await fresh.service.stop();
@@ -94,7 +97,7 @@ export default {
         ratioRow(`Nmap XML, ${count} hosts / the same as JSON`, xmlRounds, 'xml', 'json', 2),
         ratioRow(`${mib(large.length)} MiB JSON gzipped / plain`, gzipRounds, 'gzip', 'plain', 1.2),
         limitRow(
-          `peak RSS, ${mib(largest.length)} MiB Nmap XML (${hosts} hosts), twice (MB)`,
+          `peak RSS, ${mib(largest.length)} MiB Nmap XML (${hosts} hosts), as is then gzipped (MB)`,
           peak,
           600,
         ),

@@ -37,13 +37,25 @@ export interface IngestAsset {
 
 export interface IngestRelation {
   index: number;
+  /**
+   * The ends as the item names them: asset ids (payload or stored), or with `endsBy: 'ip'` (a
+   * scanner's route, `sourceAssetIp`/`targetAssetIp`) the ips of the payload's asset items.
+   */
   sourceAssetId: string;
   targetAssetId: string;
+  endsBy?: 'ip';
   type: string;
   direction?: 'bi' | 'mono';
   protocol?: string | null;
   toPorts?: string | null;
 }
+
+export type IngestPart = 'assets' | 'relations';
+
+/** How errors name an item: `assets[3]` in a JSON body, `hosts[3]` or `line 7` in a scan. */
+export type ItemNamer = (part: IngestPart, index: number) => string;
+
+export const jsonItemName: ItemNamer = (part, index) => `${part}[${index}]`;
 
 /** How a merge item finds the stored asset it updates. */
 export type IngestMatchKey = 'id' | 'ip';
@@ -58,6 +70,10 @@ export interface IngestPayload {
   maxDeletions: number | null;
   /** merge: whether an item without a stored id may match a stored asset by its ip. */
   matchByIp: boolean;
+  /** Names items in errors. */
+  itemName: ItemNamer;
+  /** What relations name their ends by: asset ids (JSON), or item ips (scanner formats). */
+  relationEnds: 'id' | 'ip';
   /**
    * The assets, checked slice by slice as they are read, so that each slice can be planned
    * (and on SQLite written) before the next is read. To be taken once, before the relations.

@@ -76,6 +76,8 @@ export class IngestRun {
   private readonly changes: ChangeLog;
   /** Each id the payload gives, to the id it resolved to (itself, or a stored asset's by ip). */
   private readonly payloadIds = new Map<string, string>();
+  /** Relations ending at ips: each item ip, to the id its first item resolved to. */
+  private readonly payloadIps = new Map<string, string>();
   /** Every resolved id: the assets the ingestion leaves stored. */
   private readonly keptAssets = new Set<string>();
   /** The stored assets matched so far (merge), and the index of the item that matched each. */
@@ -97,8 +99,8 @@ export class IngestRun {
     private readonly lookups: IngestLookups = sql!,
     now = new Date(),
   ) {
-    const { source, matchByIp } = payload;
-    this.context = { source, matchByIp, newId: () => timeOrderedUuid() };
+    const { source, matchByIp, itemName } = payload;
+    this.context = { source, matchByIp, itemName, newId: () => timeOrderedUuid() };
     this.stored = new StoredRows(lookups);
     this.writer = sql ? new PlanWriter(sql, source, now) : null;
     this.changes = new ChangeLog(source, now.toISOString());
@@ -128,6 +130,7 @@ export class IngestRun {
     // and a relation end that is no payload id cannot name one (its id is new or the item's).
     await this.relations(deferWrites);
     this.payloadIds.clear();
+    this.payloadIps.clear();
     if (staleToo) await this.deleteStale();
     return { counts: this.counts, changes: this.changes.result() };
   }
@@ -163,8 +166,11 @@ export class IngestRun {
             this.context,
           )
         : planCreateAll(assets, await this.takenIds(assets), this.context);
+    const byIp = this.payload.relationEnds === 'ip';
     assets.forEach((asset, index) => {
       if (asset.id) this.payloadIds.set(asset.id, plan.ids[index]);
+      const ip = asset.fields.ip;
+      if (byIp && ip && !this.payloadIps.has(ip)) this.payloadIps.set(ip, plan.ids[index]);
       this.keptAssets.add(plan.ids[index]);
     });
     for (const [id, index] of plan.matched) this.matchedBy.set(id, index);
@@ -246,7 +252,7 @@ export class IngestRun {
    * them is written: the lookups never see this run's own relations.
    */
   private async relations(deferWrites: boolean): Promise<void> {
-    const { payloadIds } = this;
+    const { payloadIds, payloadIps } = this;
     const { mode } = this.payload;
     // Ends outside the payload, once looked up: whether they name a stored asset.
     const storedRefs = new Map<string, boolean>();
@@ -267,7 +273,7 @@ export class IngestRun {
       const plan = planRelations(
         relations,
         mode,
-        { payloadIds, storedRefs, storedByKey, seenBefore },
+        { payloadIds, payloadIps, storedRefs, storedByKey, seenBefore },
         this.context,
       );
       for (const [key, index] of plan.seen) seenBefore.set(key, index);
@@ -321,7 +327,9 @@ export class IngestRun {
     const visit = (ref: string) => {
       if (!this.payloadIds.has(ref) && !known.has(ref)) refs.add(ref);
     };
-    for (const { sourceAssetId, targetAssetId } of relations) {
+    for (const { sourceAssetId, targetAssetId, endsBy } of relations) {
+      // Ips name the payload's own assets.
+      if (endsBy === 'ip') continue;
       visit(sourceAssetId);
       visit(targetAssetId);
     }

@@ -1,6 +1,25 @@
-import { Body, Controller, HttpCode, HttpStatus, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  HttpCode,
+  HttpStatus,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiTags,
+  type SchemaObject,
+} from '@nestjs/swagger';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { MediaTypesConfig } from '../common/filters/all-exceptions.filter.js';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
 import { Roles } from '../common/decorators/roles.decorator.js';
 import {
@@ -11,7 +30,8 @@ import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
 import { IngestRequestDto } from './dto/ingest-request.dto.js';
 import { IngestResponse } from './dto/ingest-response.dto.js';
-import { IngestService } from './ingest.service.js';
+import { IngestService, type IngestForm } from './ingest.service.js';
+import { SCANNER_MEDIA_TYPES } from './ingest-route.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   KEPT_ANSWER_HOURS,
@@ -19,7 +39,47 @@ import {
 } from '../runs/idempotency-keys.service.js';
 import { IngestionRecorder } from '../runs/ingestion-recorder.service.js';
 
-export const INGEST_PATH = '/api/integrations/ingest';
+export { INGEST_PATH } from './ingest-route.js';
+const INGEST_MEDIA_TYPES: MediaTypesConfig = {
+  mediaTypes: ['application/json', ...SCANNER_MEDIA_TYPES],
+};
+
+const SCANNER_ONLY = 'Scanner formats only (a JSON body carries its options itself: 400 here).';
+
+/** The options of a scanner body, in the query; the rules of the JSON body's `options`. */
+function ApiScannerOptions() {
+  const query = (name: string, description: string, schema: SchemaObject, example?: unknown) =>
+    ApiQuery({
+      name,
+      required: false,
+      description: `${description} ${SCANNER_ONLY}`,
+      schema,
+      ...(example !== undefined && { example }),
+    });
+  return applyDecorators(
+    query('mode', 'merge (default), append or replace (admin).', {
+      type: 'string',
+      enum: ['merge', 'append', 'replace'],
+    }),
+    query(
+      'source',
+      'The feed (1 to 100 characters), recorded on every asset the run names.',
+      { type: 'string', minLength: 1, maxLength: 100 },
+      'nmap-dmz',
+    ),
+    query('deleteStale', '`true` or `false`; merge only.', { type: 'boolean' }),
+    query('dryRun', '`true`: plan and answer, write nothing.', { type: 'boolean' }),
+    query('maxDeletions', 'Refuse the run (409) when it would delete more assets.', {
+      type: 'integer',
+      minimum: 0,
+    }),
+    query(
+      'matchBy',
+      '`id,ip` (default) or `id`: whether a host may match a stored asset by its ip.',
+      { type: 'string', enum: ['id,ip', 'id'] },
+    ),
+  );
+}
 
 @ApiTags('ingestion')
 @ApiAuthenticated()
@@ -39,11 +99,12 @@ export class IngestController {
    */
   @Roles(Role.Editor)
   @Post('ingest')
+  @RouteConfig(INGEST_MEDIA_TYPES)
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Ingest scanner output (editor; replace mode and deleteStale without a source: admin)',
     description:
-      "Items are checked in order (assets, then relations); the first bad one is named by its path and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile (a dry run waits for none). Running the same merge payload twice changes nothing but the assets' lastSeenAt. Every request past the role check is recorded as a run (GET /api/integrations/runs); the answer names it by runId.",
+      "The body is JSON (assets, relations, options) or a scanner's own output, by Content-Type: Nmap XML or Nessus v2 (`application/xml`, `text/xml`), or a CSV asset table (`text/csv`), whose options come in the query; any body may be sent with `Content-Encoding: gzip`. Each scanner host becomes an asset item matched by ip, an Nmap trace `route` relations. Items are checked in order (assets, then relations); the first bad one is named by its path (`assets[3]`, `hosts[3]`, `line 7`) and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile (a dry run waits for none). Running the same merge payload twice changes nothing but the assets' lastSeenAt. Every request past the role check is recorded as a run (GET /api/integrations/runs); the answer names it by runId.",
   })
   @ApiBody({
     type: IngestRequestDto,
@@ -105,10 +166,18 @@ export class IngestController {
       },
     },
   })
+  @ApiScannerOptions()
+  @ApiHeader({
+    name: 'Content-Encoding',
+    required: false,
+    description:
+      '`gzip` (inflated as it is read; INGEST_MAX_BYTES limits the inflated body) or `identity`; any other is 415',
+    schema: { type: 'string', enum: ['gzip', 'identity'] },
+  })
   @ApiHeader({
     name: IDEMPOTENCY_KEY_HEADER,
     required: false,
-    description: `1 to 255 printable characters, such as the CI job's id. The first request with a key runs and its answer (below 500) is kept ${KEPT_ANSWER_HOURS} hours for this key and this caller (the API key, or the user with a session token); the same key with a byte-identical body gets that answer again, with \`${REPLAYED_HEADER}: true\`, and runs nothing.`,
+    description: `1 to 255 printable characters, such as the CI job's id. The first request with a key runs and its answer (below 500) is kept ${KEPT_ANSWER_HOURS} hours for this key and this caller (the API key, or the user with a session token); the same key with a byte-identical body (inflated, with the same Content-Type and query) gets that answer again, with \`${REPLAYED_HEADER}: true\`, and runs nothing.`,
     schema: { type: 'string', minLength: 1, maxLength: 255, example: 'ci-pipeline-4711' },
   })
   @ApiOkResponse({
@@ -125,7 +194,7 @@ export class IngestController {
     {
       status: 400,
       description:
-        'An invalid item, named by its path (`assets[57].ip must be an IP address`, `relations[3].targetAssetId refers to no asset`), a repeated id, deleteStale with append, or an Idempotency-Key that is not 1 to 255 printable characters',
+        'An invalid item, named by its path (`assets[57].ip must be an IP address`, `relations[3].targetAssetId refers to no asset`, `hosts[12].ip ...`, `line 7.risk_score ...`), a repeated id, deleteStale with append, a bad or unknown query option (or any with a JSON body), XML that is not well formed, declares entities, names an external DTD or has another root, CSV with a bad header or row, a corrupt gzip body, or an Idempotency-Key that is not 1 to 255 printable characters',
     },
     {
       status: 403,
@@ -136,8 +205,16 @@ export class IngestController {
       status: 409,
       description: `append mode: an item id is already stored; the run would delete more assets than options.maxDeletions (nothing written); or the first request with this ${IDEMPOTENCY_KEY_HEADER} is still running`,
     },
-    { status: 413, description: 'Body larger than INGEST_MAX_BYTES (64 MiB by default)' },
-    415,
+    {
+      status: 413,
+      description:
+        'Body larger than INGEST_MAX_BYTES (64 MiB by default); a gzip body is measured inflated, and refused as soon as it inflates past the limit',
+    },
+    {
+      status: 415,
+      description:
+        'A Content-Type other than application/json, application/xml, text/xml or text/csv, or a Content-Encoding other than gzip or identity',
+    },
     {
       status: 422,
       description: `This ${IDEMPOTENCY_KEY_HEADER} was already used by this caller with another body`,
@@ -149,8 +226,12 @@ export class IngestController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    const form: IngestForm = {
+      mediaType: request.headers['content-type'] ?? 'application/json',
+      query: (request.query ?? {}) as Record<string, unknown>,
+    };
     const answer = await this.recorder.record(caller, request, body, (raw, hooks) =>
-      this.ingestion.ingest(caller, raw, hooks),
+      this.ingestion.ingest(caller, raw, hooks, form),
     );
     if (answer.replayed) void reply.header(REPLAYED_HEADER, 'true');
     void reply

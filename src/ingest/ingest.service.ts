@@ -12,9 +12,13 @@ import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
 import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import type { IngestPayload } from './ingest-payload.js';
-import { openJsonInWorker, type JsonSlice } from './parse/json-worker.js';
-import { parseIngestPayload } from './validate/validate-payload.js';
-import type { IngestHooks } from './ingest-hooks.js';
+import { openJsonInWorker } from './parse/json-worker.js';
+import { parseIngestPayload, parseScannerPayload } from './validate/validate-payload.js';
+import { optionsFromQuery, refuseQuery } from './validate/query-options.js';
+import type { IngestHooks, IngestRunOptions } from './ingest-hooks.js';
+import { converterFor, openScannerBody } from './formats/convert-body.js';
+import type { ScannerConverter } from './formats/converted-item.js';
+import { CHECK_ITEMS_PER_TURN } from './ingest-tuning.js';
 import { IngestRun, type IngestOutcome } from './ingest-run.js';
 import type { IngestLookups, IngestSql } from './ingest-sql.js';
 import { PostgresIngestSql } from './apply/postgres-ingest-sql.js';
@@ -27,6 +31,26 @@ const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services
 // Serializes ingestions across every process sharing a PostgreSQL database.
 export const POSTGRES_INGEST_LOCK = 7_402_151_001;
 
+/** What besides the body tells how to read it: its Content-Type, and the query's options. */
+export interface IngestForm {
+  mediaType: string;
+  query: Record<string, unknown>;
+}
+
+const JSON_FORM: IngestForm = { mediaType: 'application/json', query: {} };
+
+/** The body's bytes (read now when still unread), or null for a value already parsed. */
+async function bytesOf(raw: unknown): Promise<Buffer | null> {
+  if (raw instanceof UnreadBody) return raw.read();
+  return Buffer.isBuffer(raw) ? raw : null;
+}
+
+/** A body opened: its payload (options checked, items to come), and what to close after. */
+interface OpenedPayload {
+  payload: IngestPayload;
+  close(): Promise<void>;
+}
+
 @Injectable()
 export class IngestService {
   constructor(
@@ -36,26 +60,33 @@ export class IngestService {
 
   /**
    * `raw` is the body as the HTTP layer hands it over (unparsed), the body already read, or an
-   * already parsed value. `hooks` follow the run (ingest-hooks.ts).
+   * already parsed value (JSON). `hooks` follow the run (ingest-hooks.ts). `form`: the body's
+   * media type picks its format (JSON, or a scanner's: formats/), whose options come in the query.
    */
-  ingest(caller: Principal, raw: unknown, hooks: IngestHooks): Promise<IngestResponse> {
-    return this.metrics.measure((labels) => this.run(caller, raw, hooks, labels));
+  ingest(
+    caller: Principal,
+    raw: unknown,
+    hooks: IngestHooks,
+    form: IngestForm = JSON_FORM,
+  ): Promise<IngestResponse> {
+    return this.metrics.measure((labels) => this.run(caller, raw, hooks, form, labels));
   }
 
   private async run(
     caller: Principal,
     raw: unknown,
     hooks: IngestHooks,
+    form: IngestForm,
     labels: IngestRunLabels,
   ): Promise<IngestResponse> {
     const started = performance.now();
-    const bytes = raw instanceof UnreadBody ? await raw.read() : Buffer.isBuffer(raw) ? raw : null;
-    const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
-    // An empty body is no body, as on every other route.
-    const body = parsed ? parsed.head : bytes ? undefined : raw;
+    const converter = converterFor(form.mediaType);
+    // The top level is checked here; the items are read during the run, slice by slice.
+    const opened = converter
+      ? await this.openScanner(caller, raw, hooks, form, converter)
+      : await this.openJson(caller, raw, hooks, form);
+    const { payload } = opened;
     try {
-      // The top level is checked here; the items are read during the run, slice by slice.
-      const payload = this.readPayload(caller, body, hooks, parsed?.slices);
       labels.mode = payload.mode;
       const answer = ({ counts, changes }: IngestOutcome): IngestResponse => ({
         success: true,
@@ -80,30 +111,83 @@ export class IngestService {
         }),
       );
     } finally {
-      await parsed?.close();
+      await opened.close();
     }
   }
 
-  /** The options checked and handed to the hooks; the roles they need checked next. */
-  private readPayload(
+  /** A JSON body: parsed in a worker, its options in the body (none in the query). */
+  private async openJson(
     caller: Principal,
-    body: unknown,
+    raw: unknown,
     hooks: IngestHooks,
-    slices?: AsyncIterable<JsonSlice>,
+    form: IngestForm,
+  ): Promise<OpenedPayload> {
+    refuseQuery(form.query);
+    const bytes = await bytesOf(raw);
+    const parsed = bytes?.length ? await openJsonInWorker(bytes) : null;
+    // An empty body is no body, as on every other route.
+    const body = parsed ? parsed.head : bytes ? undefined : raw;
+    const close = async () => await parsed?.close();
+    try {
+      const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
+      const payload = this.checkPayload(caller, 'json', mode, hooks, () =>
+        parseIngestPayload(body, parsed?.slices),
+      );
+      return { payload, close };
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+
+  /**
+   * A scanner's body (Nmap or Nessus XML, CSV): its options from the query, its items
+   * converted as the run takes them (64 KiB of the body per turn of the event loop), once the
+   * format is known (an XML body's root element).
+   */
+  private async openScanner(
+    caller: Principal,
+    raw: unknown,
+    hooks: IngestHooks,
+    form: IngestForm,
+    converter: ScannerConverter,
+  ): Promise<OpenedPayload> {
+    const options = optionsFromQuery(form.query);
+    const bytes = await bytesOf(raw);
+    const { format, slices } = await openScannerBody(
+      converter,
+      bytes ?? Buffer.alloc(0),
+      CHECK_ITEMS_PER_TURN,
+    );
+    const payload = this.checkPayload(caller, format, options.mode, hooks, () =>
+      parseScannerPayload(options, slices),
+    );
+    return { payload, close: async () => void (await slices.return(undefined)) };
+  }
+
+  /**
+   * The options checked (`parse`) and handed to the hooks; the roles they need checked
+   * around: replace before, deleteStale without a source after.
+   */
+  private checkPayload(
+    caller: Principal,
+    format: IngestRunOptions['format'],
+    mode: unknown,
+    hooks: IngestHooks,
+    parse: () => IngestPayload,
   ): IngestPayload {
-    const mode = (body as { options?: { mode?: unknown } } | null)?.options?.mode;
     const admin = roleIncludes(caller.role, Role.Admin);
     if (mode === 'replace' && !admin) {
       throw new ForbiddenException('replace mode requires the admin role');
     }
-    const payload = parseIngestPayload(body, slices);
+    const payload = parse();
     const { deleteStale, source, dryRun } = payload;
-    hooks.optionsRead?.({ format: 'json', mode: payload.mode, source, deleteStale, dryRun });
+    hooks.optionsRead?.({ format, mode: payload.mode, source, deleteStale, dryRun });
     // Without a source, deleteStale deletes whatever the payload leaves out, as replace does.
     if (payload.mode === 'merge' && deleteStale && source === null && !admin) {
-      throw new ForbiddenException(
-        'options.deleteStale without options.source requires the admin role',
-      );
+      const [stale, from] =
+        format === 'json' ? ['options.deleteStale', 'options.source'] : ['deleteStale', 'source'];
+      throw new ForbiddenException(`${stale} without ${from} requires the admin role`);
     }
     return payload;
   }

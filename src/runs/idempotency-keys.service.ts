@@ -45,7 +45,39 @@ export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | null {
   return value;
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/**
+ * What a replay must send again, hashed: the body's media type and query (a scanner body's
+ * options) as well as its bytes (inflated, when sent gzipped: a retry may compress anew).
+ */
+function requestHash(request: KeyedRequest): string {
+  return createHash('sha256')
+    .update(`${request.mediaType}\n${request.query}\n`)
+    .update(request.body)
+    .digest('hex');
+}
+
+/** What of a request with a key must be the same for its kept answer to be given again. */
+export interface KeyedRequest {
+  /** Content-Type without parameters, lower case. */
+  mediaType: string;
+  /** The query string as sent, without `?`. */
+  query: string;
+  body: Buffer;
+}
+
+/** The parts of `request` a replay must repeat, with its body read (and inflated). */
+export function keyedRequestOf(
+  request: { headers: IncomingHttpHeaders; url: string },
+  body: Buffer,
+): KeyedRequest {
+  const mediaType = request.headers['content-type'] ?? '';
+  const query = request.url.indexOf('?');
+  return {
+    mediaType: mediaType.split(';')[0].trim().toLowerCase(),
+    query: query < 0 ? '' : request.url.slice(query + 1),
+    body,
+  };
+}
 
 /** Who a key belongs to: the API key when the request came with one, else the user. */
 const callerOf = (caller: Principal) =>
@@ -64,9 +96,14 @@ export class IdempotencyKeysService {
   ) {}
 
   /** Claims `key` for run `runId`, or says what holds it. */
-  async claim(caller: Principal, key: string, body: Buffer, runId: string): Promise<KeyClaim> {
+  async claim(
+    caller: Principal,
+    key: string,
+    request: KeyedRequest,
+    runId: string,
+  ): Promise<KeyClaim> {
     const claimed: ClaimedKey = { caller: callerOf(caller), key, runId };
-    const bodyHash = sha256(body);
+    const bodyHash = requestHash(request);
     const where = { caller: claimed.caller, key };
     await this.deleteExpired();
     // A key freed meanwhile (expired, or its run dead) is taken over; another request may take

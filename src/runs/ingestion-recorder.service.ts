@@ -14,6 +14,7 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   IdempotencyKeysService,
   idempotencyKeyOf,
+  keyedRequestOf,
   type ClaimedKey,
 } from './idempotency-keys.service.js';
 import { RunsService, type RunEnd, type RunRecord } from './runs.service.js';
@@ -70,7 +71,12 @@ export class IngestionRecorder {
       const bytes = body instanceof UnreadBody ? await body.read() : null;
       bodyBytes = bytes?.length ?? 0;
       if (key !== null) {
-        const claim = await this.keys.claim(caller, key, bytes ?? Buffer.alloc(0), run.run.id);
+        const claim = await this.keys.claim(
+          caller,
+          key,
+          keyedRequestOf(request, bytes ?? Buffer.alloc(0)),
+          run.run.id,
+        );
         if (claim.outcome === 'replay') {
           await this.runs.discard(run);
           return { status: claim.status, body: claim.answer, replayed: true };

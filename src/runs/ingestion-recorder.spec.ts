@@ -48,6 +48,7 @@ function setUp(key?: string) {
   } as unknown as IdempotencyKeysService;
   const request = {
     id: 'req-1',
+    url: '/api/integrations/ingest',
     headers: key ? { 'idempotency-key': key } : {},
     routeOptions: {},
   } as unknown as FastifyRequest;

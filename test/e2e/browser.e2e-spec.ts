@@ -25,6 +25,7 @@ describe('browser clients: CORS and security headers', () => {
     const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase();
     expect(allowed).toContain('authorization');
     expect(allowed).toContain('content-type');
+    expect(allowed).toContain('content-encoding');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
   });
 

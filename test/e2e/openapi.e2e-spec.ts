@@ -377,6 +377,22 @@ describe('OpenAPI document', () => {
       'relations',
     ]);
     expect(schemas.IngestMode.enum).toEqual(['merge', 'append', 'replace']);
+    // The scanner formats: a string body each, their options in the query.
+    expect(Object.keys(body.content).sort()).toEqual([
+      'application/json',
+      'application/xml',
+      'text/csv',
+      'text/xml',
+    ]);
+    expect(body.content['text/csv'].schema.type).toBe('string');
+    const operation = document.paths['/api/integrations/ingest'].post;
+    expect(
+      operation.parameters
+        .filter((parameter: any) => parameter.in === 'query')
+        .map((parameter: any) => parameter.name)
+        .sort(),
+    ).toEqual(['deleteStale', 'dryRun', 'matchBy', 'maxDeletions', 'mode', 'source']);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['413', '415']));
     expect(schemas.IngestAssetDto.properties.vulnerabilities.items).toEqual({
       $ref: '#/components/schemas/IngestVulnerabilityDto',
     });

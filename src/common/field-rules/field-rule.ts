@@ -135,7 +135,7 @@ function isRealDate(value: string): boolean {
 }
 
 /** "a, b or c" */
-function alternatives(values: readonly string[]): string {
+export function alternatives(values: readonly string[]): string {
   return values.length < 2
     ? values.join('')
     : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { alternatives } from '../field-rules/field-rule.js';
 
 /** An error answer: its status and the sentence of its `{"error"}` body. */
 export interface ErrorDescription {
@@ -14,11 +15,24 @@ function isClientError(error: unknown): error is Error & { statusCode: number } 
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+/** Route config naming the media types a route takes besides JSON (`@RouteConfig`). */
+export interface MediaTypesConfig {
+  mediaTypes?: readonly string[];
+}
+
+/** "application/json", or the route's own list: "application/json, text/xml or text/csv". */
+function acceptedMediaTypes(request: FastifyRequest): string {
+  const types = (request.routeOptions.config as MediaTypesConfig | undefined)?.mediaTypes ?? [
+    'application/json',
+  ];
+  return alternatives(types);
+}
+
 // Fastify's own answers for these say too little to act on, or the wrong thing.
 const FASTIFY_ERRORS: Record<string, (request: FastifyRequest) => ErrorDescription> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (request) => ({
     status: 415,
-    message: `Content-Type must be application/json, got ${request.headers['content-type'] ?? 'none'}`,
+    message: `Content-Type must be ${acceptedMediaTypes(request)}, got ${request.headers['content-type'] ?? 'none'}`,
   }),
   FST_ERR_CTP_BODY_TOO_LARGE: (request) => ({
     status: 413,

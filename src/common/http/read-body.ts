@@ -1,5 +1,82 @@
+import { BadRequestException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { createGunzip, type Gunzip } from 'node:zlib';
 import { earlyAnswerOf } from '../filters/client-error.handler.js';
+
+/** The Content-Encodings a bulk body may come in. */
+export type BodyEncoding = 'identity' | 'gzip';
+
+/**
+ * The request's Content-Encoding (none is `identity`); any other one is a 415, answered
+ * before the body is read.
+ */
+export function bodyEncodingOf(headers: IncomingHttpHeaders): BodyEncoding {
+  const encoding = headers['content-encoding']?.trim().toLowerCase() ?? 'identity';
+  if (encoding === 'identity' || encoding === '' || encoding === 'gzip' || encoding === 'x-gzip') {
+    return encoding === 'gzip' || encoding === 'x-gzip' ? 'gzip' : 'identity';
+  }
+  throw new UnsupportedMediaTypeException(
+    `Content-Encoding must be gzip or identity, got ${headers['content-encoding']}`,
+  );
+}
+
+/**
+ * Inflates a gzip body as it comes, its inflated size held to `limit` (the limit is on what the
+ * body becomes): past it the inflation stops at once, so that a small body inflating to
+ * gigabytes (a gzip bomb) costs no more than the limit. `fail` is called once, with a 413 or,
+ * for bytes that are no gzip, a 400.
+ */
+class GunzipSink {
+  private readonly gunzip: Gunzip = createGunzip();
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private finished: ((body: Buffer) => void) | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly fail: (error: Error) => void,
+  ) {
+    this.gunzip.on('data', (chunk: Buffer) => {
+      this.size += chunk.length;
+      if (this.size > this.limit) return this.stop(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      this.chunks.push(chunk);
+    });
+    this.gunzip.on('error', (error: Error) =>
+      this.stop(new BadRequestException(`the gzip body is corrupt: ${error.message}`)),
+    );
+    this.gunzip.on('end', () => {
+      const body = Buffer.concat(this.chunks, this.size);
+      this.chunks.length = 0;
+      this.finished?.(body);
+    });
+  }
+
+  write(bytes: Buffer): void {
+    if (!this.gunzip.destroyed) this.gunzip.write(bytes);
+  }
+
+  /** The compressed body is all in: `done` gets the inflated one (unless `fail` is called). */
+  end(done: (body: Buffer) => void): void {
+    this.finished = done;
+    if (!this.gunzip.destroyed) this.gunzip.end();
+  }
+
+  /** Lets go of the inflation and what it made. */
+  abort(): void {
+    this.gunzip.destroy();
+    this.chunks.length = 0;
+  }
+
+  private stop(error: Error): void {
+    // Once: an error destroys the stream before it is emitted.
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort();
+    this.fail(error);
+  }
+}
 
 /**
  * A request body read with the checks Fastify's own body reading makes (`parseAs`): the route's
@@ -13,6 +90,7 @@ export function readBody(
   request: FastifyRequest,
   payload: NodeJS.ReadableStream,
   done: (error: Error | null, body?: Buffer) => void,
+  encoding: BodyEncoding = 'identity',
 ): void {
   const limit = request.routeOptions.bodyLimit ?? Infinity;
   const contentLength = Number(request.headers['content-length']);
@@ -20,7 +98,7 @@ export function readBody(
 
   const known = Number.isInteger(contentLength) && contentLength >= 0;
   // Without a length (chunked), chunks are kept and joined at the end, as Fastify does.
-  const whole = known ? Buffer.allocUnsafeSlow(contentLength) : null;
+  const whole = known && encoding === 'identity' ? Buffer.allocUnsafeSlow(contentLength) : null;
   const chunks: Buffer[] = [];
   let received = 0;
   const stop = () => {
@@ -28,18 +106,25 @@ export function readBody(
     payload.removeListener('end', onEnd);
     payload.removeListener('error', onEnd);
   };
+  // Answered before the body is all in (the rest is dropped: lingerAfterEarlyAnswer).
+  const failEarly = (error: Error) => {
+    stop();
+    sink?.abort();
+    done(error);
+  };
+  const sink = encoding === 'gzip' ? new GunzipSink(limit, failEarly) : null;
   function onData(chunk: Buffer | string) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (received + bytes.length > limit) {
-      stop();
-      return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
-    }
-    if (whole && received + bytes.length <= whole.length) bytes.copy(whole, received);
+    if (received + bytes.length > limit)
+      return failEarly(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    if (sink) sink.write(bytes);
+    else if (whole && received + bytes.length <= whole.length) bytes.copy(whole, received);
     else chunks.push(bytes);
     received += bytes.length;
   }
   function onEnd(error?: Error & { statusCode?: number }) {
     stop();
+    if (error) sink?.abort();
     if (error) {
       // Cut by the answer to a timeout: the reader fails as the client was answered.
       const answered = earlyAnswerOf(request.raw);
@@ -51,11 +136,12 @@ export function readBody(
         error.statusCode = 400;
       return done(error);
     }
-    if (whole) {
-      if (received !== contentLength)
-        return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
-      return done(null, whole);
+    if (known && received !== contentLength) {
+      sink?.abort();
+      return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
     }
+    if (sink) return sink.end((body) => done(null, body));
+    if (whole) return done(null, whole);
     done(null, Buffer.concat(chunks, received));
   }
   payload.on('data', onData);

@@ -6,6 +6,8 @@ import {
   type ResponseObject,
 } from '@nestjs/swagger';
 import { LIVENESS_OPERATION, LIVENESS_PATH } from '../../health/liveness.route.js';
+import { addScannerBodies } from '../../ingest/dto/scanner-bodies.openapi.js';
+import { INGEST_PATH } from '../../ingest/ingest-route.js';
 import { BEARER_AUTH } from './api-error-responses.decorator.js';
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './headers.js';
 
@@ -22,7 +24,8 @@ each including the one below it.
 
 Every answer with a status of 400 or more is \`{"error": "<sentence>"}\` and nothing else; an
 unexpected failure is a 500 naming a request id. Unknown body and query properties are refused
-with a 400. Bodies are \`application/json\`, at most 1 MiB (ingestion: \`INGEST_MAX_BYTES\`).
+with a 400. Bodies are \`application/json\`, at most 1 MiB (ingestion: \`INGEST_MAX_BYTES\`, and
+also Nmap or Nessus XML and CSV, gzipped or not).
 
 The API reference, \`docs/api.md\` in the service's repository, explains every route, field rule
 and error in prose, with the service's choices where a client could wonder.`;
@@ -93,7 +96,14 @@ export function setupOpenApi(app: NestFastifyApplication, version: string): void
   SwaggerModule.setup(
     DOCS_PATH,
     app,
-    () => addCommonHeaders(addFastifyRoutes(SwaggerModule.createDocument(app, config))),
+    () =>
+      addCommonHeaders(
+        addScannerBodies(
+          addFastifyRoutes(SwaggerModule.createDocument(app, config)),
+          // The document's paths are OpenAPI's ({id}); this one has no parameter.
+          INGEST_PATH,
+        ),
+      ),
     {
       jsonDocumentUrl: DOCS_JSON_PATH,
       raw: ['json'],

@@ -3,10 +3,12 @@ import {
   CONVERT_BYTES_PER_TURN,
   convertBody,
   converterFor,
+  openScannerBody,
   type ConvertedSlice,
 } from './convert-body.js';
 import { fixture } from './convert-fixtures.js';
 import { CsvConverter } from './csv.converter.js';
+import { FormatError } from './format-error.js';
 import { XmlConverter } from './xml.converter.js';
 
 async function slicesOf(
@@ -76,5 +78,33 @@ describe('convertBody', () => {
     expect(slices.map((slice) => slice.items.length)).toEqual([10, 10, 5]);
     expect(slices[2].paths).toEqual(['line 22', 'line 23', 'line 24', 'line 25', 'line 26']);
     expect(slices[2].items[4]).toEqual({ name: 'host-24', ip: '192.0.2.24' });
+  });
+
+  describe('openScannerBody', () => {
+    it('knows the format before any slice is taken, and hands every item out after', async () => {
+      // A long comment first: the root comes after the first piece.
+      const body = Buffer.concat([
+        Buffer.from(`<!--${'x'.repeat(CONVERT_BYTES_PER_TURN)}-->`),
+        fixture('nmap/hop-names.xml').subarray('<?xml version="1.0" encoding="UTF-8"?>'.length),
+      ]);
+      const { format, slices } = await openScannerBody(converterFor('text/xml')!, body, 10);
+      expect(format).toBe('nmap');
+      const paths: string[] = [];
+      for await (const slice of slices) paths.push(...slice.paths);
+      expect(paths).toEqual(['hosts[0]', 'hosts[0].trace.hop[0]', 'hosts[0].trace.hop[1]']);
+    });
+
+    it('refuses a body without a root element', async () => {
+      for (const body of ['', '<?xml version="1.0"?>', '<!-- nothing -->']) {
+        await expect(
+          openScannerBody(converterFor('application/xml')!, Buffer.from(body), 10),
+        ).rejects.toThrow(FormatError);
+      }
+    });
+
+    it('knows a CSV body at once', async () => {
+      const { format } = await openScannerBody(converterFor('text/csv')!, Buffer.alloc(0), 10);
+      expect(format).toBe('csv');
+    });
   });
 });

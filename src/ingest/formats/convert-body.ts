@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ConvertedItem, ScannerConverter } from './converted-item.js';
+import type { ConvertedItem, ScannerConverter, ScannerFormat } from './converted-item.js';
 import { CsvConverter } from './csv.converter.js';
+import { FormatError } from './format-error.js';
 import { XmlConverter } from './xml.converter.js';
 
 /**
@@ -38,15 +39,16 @@ export function converterFor(mediaType: string): ScannerConverter | null {
  * A body's chunks through its converter, as slices of at most `sliceSize` items: the assets'
  * then the relations'. A chunk larger than CONVERT_BYTES_PER_TURN (a body read whole) is fed in
  * pieces of that size, with a turn of the event loop after each, and only one piece's items
- * and one slice are held at a time.
+ * and one slice are held at a time. `first`: items the converter gave before (openScannerBody).
  */
 export async function* convertBody(
   converter: ScannerConverter,
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   sliceSize: number,
+  first: readonly ConvertedItem[] = [],
 ): AsyncGenerator<ConvertedSlice> {
   let slice: ConvertedSlice | null = null;
-  function* add(items: ConvertedItem[]): Generator<ConvertedSlice> {
+  function* add(items: readonly ConvertedItem[]): Generator<ConvertedSlice> {
     for (const item of items) {
       if (slice && (slice.part !== item.part || slice.items.length >= sliceSize)) {
         yield slice;
@@ -57,6 +59,7 @@ export async function* convertBody(
       slice.paths.push(item.path);
     }
   }
+  yield* add(first);
   for await (const chunk of chunks) {
     // A string is fed whole: cutting it could split a character's surrogate pair.
     const step = typeof chunk === 'string' ? chunk.length : CONVERT_BYTES_PER_TURN;
@@ -68,4 +71,38 @@ export async function* convertBody(
   }
   yield* add(converter.end());
   if (slice) yield slice;
+}
+
+/** A scanner body whose format is known (an XML body's root element read); its items to come. */
+export interface OpenedScannerBody {
+  format: ScannerFormat;
+  slices: AsyncGenerator<ConvertedSlice>;
+}
+
+/**
+ * A body read whole, fed to its converter until its format is known (the XML root comes
+ * after the prolog, in the first piece but for a long comment), so that the run can be recorded
+ * with it before any item; then convertBody over the rest. A body with no root element throws
+ * FormatError.
+ */
+export async function openScannerBody(
+  converter: ScannerConverter,
+  body: Uint8Array,
+  sliceSize: number,
+): Promise<OpenedScannerBody> {
+  const first: ConvertedItem[] = [];
+  let offset = 0;
+  while (converter.format === null && offset < body.length) {
+    first.push(...converter.write(body.subarray(offset, offset + CONVERT_BYTES_PER_TURN)));
+    offset += CONVERT_BYTES_PER_TURN;
+    await yieldToEventLoop();
+  }
+  if (converter.format === null) {
+    converter.end();
+    throw new FormatError('the XML body has no root element');
+  }
+  return {
+    format: converter.format,
+    slices: convertBody(converter, [body.subarray(offset)], sliceSize, first),
+  };
 }

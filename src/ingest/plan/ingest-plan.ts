@@ -1,4 +1,5 @@
 import type { AssetRow } from '../../assets/asset-rows.js';
+import type { ItemNamer } from '../ingest-payload.js';
 
 /** What each stage's plan adds to the answer's stats. */
 export interface IngestCounts {
@@ -44,6 +45,8 @@ export interface PlanContext {
   matchByIp: boolean;
   /** The id of a new row (passed in, so that tests are deterministic). */
   newId: () => string;
+  /** How errors name items; `assets[i]`/`relations[i]` when absent. */
+  itemName?: ItemNamer;
 }
 
 /** A stored asset as a merge reads it: its row and what its provenance holds. */

@@ -350,6 +350,25 @@ describe('planMerge', () => {
       ),
     ).toThrow(new BadRequestException(message));
   });
+
+  it("names items by the payload's names (a scanner's hosts)", () => {
+    const a = storedAsset('a', { ip: '10.0.0.1' });
+    const hosts = (_part: string, index: number) => `hosts[${index * 2}]`;
+    expect(() =>
+      planMerge(
+        [item(0, { fields: { ip: '10.0.0.1' } }), item(1, { fields: { ip: '10.0.0.1' } })],
+        stored([], [a]),
+        new Map(),
+        { ...testContext(), itemName: hosts },
+      ),
+    ).toThrow(new BadRequestException('hosts[2] matches the same stored asset (a) as hosts[0]'));
+    expect(() =>
+      planMerge([item(3, { fields: { ip: '10.0.0.2' } })], stored([], []), new Map(), {
+        ...testContext(),
+        itemName: hosts,
+      }),
+    ).toThrow(new BadRequestException('hosts[6].name is required to create an asset'));
+  });
 });
 
 describe('planCreateAll', () => {

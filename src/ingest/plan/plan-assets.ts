@@ -1,10 +1,11 @@
 import { BadRequestException, ConflictException } from '@nestjs/common';
 import type { AssetRow, ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
-import type {
-  IngestAsset,
-  IngestAssetFields,
-  IngestService,
-  IngestVulnerability,
+import {
+  jsonItemName,
+  type IngestAsset,
+  type IngestAssetFields,
+  type IngestService,
+  type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
 
@@ -118,11 +119,16 @@ function withCounts(plan: AssetPlan): AssetPlan {
   return plan;
 }
 
+const assetName = (index: number, context: PlanContext) =>
+  (context.itemName ?? jsonItemName)('assets', index);
+
 /** Adds the row of a new asset to `plan`; answers its id. */
 function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): string {
   const { fields } = asset;
   if (fields.name === undefined) {
-    throw new BadRequestException(`assets[${asset.index}].name is required to create an asset`);
+    throw new BadRequestException(
+      `${assetName(asset.index, context)}.name is required to create an asset`,
+    );
   }
   const id = asset.id ?? context.newId();
   plan.creates.push({
@@ -237,7 +243,9 @@ export function planCreateAll(
   context: PlanContext,
 ): AssetPlan {
   const clash = assets.find((asset) => asset.id && taken.has(asset.id));
-  if (clash) throw new ConflictException(`assets[${clash.index}].id ${clash.id} already exists`);
+  if (clash) {
+    throw new ConflictException(`${assetName(clash.index, context)}.id ${clash.id} already exists`);
+  }
   const plan = emptyPlan();
   for (const asset of assets) plan.ids.push(create(asset, plan, context));
   return withCounts(plan);
@@ -267,7 +275,7 @@ export function planMerge(
     const earlier = matchedBefore.get(match.id) ?? plan.matched.get(match.id);
     if (earlier !== undefined) {
       throw new BadRequestException(
-        `assets[${asset.index}] matches the same stored asset (${match.id}) as assets[${earlier}]`,
+        `${assetName(asset.index, context)} matches the same stored asset (${match.id}) as ${assetName(earlier, context)}`,
       );
     }
     plan.matched.set(match.id, asset.index);

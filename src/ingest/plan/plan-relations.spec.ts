@@ -124,4 +124,91 @@ describe('planRelations', () => {
     const result = plan([relation(7, { sourceAssetId: 'b', targetAssetId: 'a', type: 'link' })]);
     expect([...result.seen]).toEqual([[relationKey('b', 'a', 'link'), 7]]);
   });
+
+  describe('ends named by ip (a scanner route)', () => {
+    // The first item with each ip resolved to these: one matched (stored), one created.
+    const payloadIps = new Map([
+      ['192.0.2.2', 'stored-router'],
+      ['198.51.100.10', 'new-host'],
+    ]);
+    const route = (index: number, source: string, target: string): IngestRelation => ({
+      index,
+      sourceAssetId: source,
+      targetAssetId: target,
+      endsBy: 'ip',
+      type: 'route',
+      direction: 'mono',
+    });
+    const hop = (part: string, index: number) => `hosts[${index}].trace.hop[1] (${part})`;
+
+    it('resolves each end to the asset the item with that ip resolved to', () => {
+      const result = planRelations(
+        [route(0, '192.0.2.2', '198.51.100.10')],
+        'merge',
+        lookups({ payloadIps }),
+        testContext(),
+      );
+      expect(result.creates).toEqual([
+        expect.objectContaining({
+          source_asset_id: 'stored-router',
+          target_asset_id: 'new-host',
+          type: 'route',
+          direction: 'mono',
+        }),
+      ]);
+    });
+
+    it('updates the stored route between those assets in merge', () => {
+      const stored: RelationRow = {
+        ...storedRelation,
+        id: 'r-route',
+        source_asset_id: 'stored-router',
+        target_asset_id: 'new-host',
+        type: 'route',
+        direction: 'bi',
+      };
+      const result = planRelations(
+        [route(0, '192.0.2.2', '198.51.100.10')],
+        'merge',
+        lookups({
+          payloadIps,
+          storedByKey: new Map([[relationKey('stored-router', 'new-host', 'route'), stored]]),
+        }),
+        testContext(),
+      );
+      expect(result.updates).toEqual([{ ...stored, direction: 'mono' }]);
+      expect(result.kept).toEqual(['r-route']);
+    });
+
+    it('never takes an ip for an asset id, payload or stored', () => {
+      const byId = new Map([['192.0.2.9', '192.0.2.9']]);
+      expect(() =>
+        planRelations(
+          [route(3, '192.0.2.2', '192.0.2.9')],
+          'merge',
+          lookups({ payloadIps, payloadIds: byId, storedRefs: new Map([['192.0.2.9', true]]) }),
+          { ...testContext(), itemName: hop },
+        ),
+      ).toThrow(
+        new BadRequestException(
+          'hosts[3].trace.hop[1] (relations).targetAssetIp is the ip of no asset of the body',
+        ),
+      );
+    });
+
+    it("names an item by the payload's names in every refusal", () => {
+      expect(() =>
+        planRelations(
+          [route(0, '192.0.2.2', '198.51.100.10'), route(1, '192.0.2.2', '198.51.100.10')],
+          'merge',
+          lookups({ payloadIps }),
+          { ...testContext(), itemName: hop },
+        ),
+      ).toThrow(
+        new BadRequestException(
+          'hosts[1].trace.hop[1] (relations) repeats hosts[0].trace.hop[1] (relations)',
+        ),
+      );
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { IngestMode, IngestRelation } from '../ingest-payload.js';
+import { jsonItemName, type IngestMode, type IngestRelation } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, RelationRow } from './ingest-plan.js';
 
 export const relationKey = (source: string, target: string, type: string) =>
@@ -9,6 +9,11 @@ export const relationKey = (source: string, target: string, type: string) =>
 export interface RelationLookups {
   /** Each id the payload's assets give, to the id it resolved to. */
   payloadIds: ReadonlyMap<string, string>;
+  /**
+   * For relations ending at ips (scanner formats): each ip of the payload's asset items, to
+   * the id its first item resolved to (matched or created).
+   */
+  payloadIps?: ReadonlyMap<string, string>;
   /** Ends outside the payload, once looked up: whether they name a stored asset. */
   storedRefs: ReadonlyMap<string, boolean>;
   /** Stored relations (merge) from the assets matched or named, by relationKey. */
@@ -37,9 +42,10 @@ export function planRelations(
   relations: readonly IngestRelation[],
   mode: IngestMode,
   lookups: RelationLookups,
-  context: Pick<PlanContext, 'newId'>,
+  context: Pick<PlanContext, 'newId' | 'itemName'>,
 ): RelationPlan {
-  const { payloadIds, storedRefs, storedByKey, seenBefore } = lookups;
+  const { payloadIds, payloadIps, storedRefs, storedByKey, seenBefore } = lookups;
+  const name = (index: number) => (context.itemName ?? jsonItemName)('relations', index);
   const plan: RelationPlan = {
     creates: [],
     updates: [],
@@ -50,9 +56,19 @@ export function planRelations(
   };
   const resolve = (relation: IngestRelation, end: 'sourceAssetId' | 'targetAssetId') => {
     const ref = relation[end];
+    if (relation.endsBy === 'ip') {
+      const id = payloadIps?.get(ref);
+      if (id === undefined) {
+        const field = end === 'sourceAssetId' ? 'sourceAssetIp' : 'targetAssetIp';
+        throw new BadRequestException(
+          `${name(relation.index)}.${field} is the ip of no asset of the body`,
+        );
+      }
+      return id;
+    }
     const id = payloadIds.get(ref) ?? (storedRefs.get(ref) ? ref : undefined);
     if (id === undefined) {
-      throw new BadRequestException(`relations[${relation.index}].${end} refers to no asset`);
+      throw new BadRequestException(`${name(relation.index)}.${end} refers to no asset`);
     }
     return id;
   };
@@ -61,14 +77,14 @@ export function planRelations(
     const target = resolve(relation, 'targetAssetId');
     if (source === target) {
       throw new BadRequestException(
-        `relations[${relation.index}] links an asset to itself once its ends are resolved`,
+        `${name(relation.index)} links an asset to itself once its ends are resolved`,
       );
     }
     const key = relationKey(source, target, relation.type);
     if (mode === 'merge') {
       const first = seenBefore.get(key) ?? plan.seen.get(key);
       if (first !== undefined) {
-        throw new BadRequestException(`relations[${relation.index}] repeats relations[${first}]`);
+        throw new BadRequestException(`${name(relation.index)} repeats ${name(first)}`);
       }
       plan.seen.set(key, relation.index);
     }

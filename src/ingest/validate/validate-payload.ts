@@ -1,6 +1,13 @@
 import { BadRequestException } from '@nestjs/common';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { checkField, integerRule, textRule } from '../../common/field-rules/field-rule.js';
+import {
+  checkField,
+  fieldProblem,
+  integerRule,
+  ipRule,
+  textRule,
+  type FieldRule,
+} from '../../common/field-rules/field-rule.js';
 import {
   ASSET_FIELDS,
   RELATION_FIELDS,
@@ -11,15 +18,24 @@ import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../ingest-tuning.js';
 import {
   INGEST_MODES,
+  jsonItemName,
   type IngestAsset,
   type IngestMode,
   type IngestPayload,
   type IngestRelation,
   type IngestVulnerability,
+  type ItemNamer,
 } from '../ingest-payload.js';
 
 const TOP_KEYS = new Set(['assets', 'relations', 'options']);
-const OPTION_KEYS = new Set(['mode', 'deleteStale', 'source', 'dryRun', 'maxDeletions', 'matchBy']);
+export const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'mode',
+  'deleteStale',
+  'source',
+  'dryRun',
+  'maxDeletions',
+  'matchBy',
+]);
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
 const MATCH_KEYS = ['id', 'ip'];
 const ASSET_TEXT_FIELDS = (['type', 'vendor', 'model', 'site', 'os_version'] as const).map(
@@ -28,6 +44,12 @@ const ASSET_TEXT_FIELDS = (['type', 'vendor', 'model', 'site', 'os_version'] as 
 const ASSET_KEYS = new Set([...Object.keys(ASSET_FIELDS), 'vulnerabilities', 'services']);
 const VULNERABILITY_KEYS = new Set(Object.keys(VULNERABILITY_FIELDS));
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
+/** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
+const IP_ENDS = { sourceAssetId: 'sourceAssetIp', targetAssetId: 'targetAssetIp' } as const;
+const IP_END_RULE = ipRule();
+const IP_RELATION_KEYS = new Set(
+  [...RELATION_KEYS].map((key) => (key in IP_ENDS ? IP_ENDS[key as keyof typeof IP_ENDS] : key)),
+);
 
 function fail(message: string): never {
   throw new BadRequestException(message);
@@ -37,32 +59,53 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function rejectUnknown(value: Record<string, unknown>, allowed: Set<string>, path: string): void {
+function rejectUnknown(
+  value: Record<string, unknown>,
+  allowed: ReadonlySet<string>,
+  path: string,
+): void {
   for (const key in value) {
     if (!allowed.has(key)) fail(`${path ? `${path}.` : ''}${key} is not an accepted property`);
   }
 }
 
-function flag(value: unknown, field: string): boolean {
+/**
+ * Where the options come from: the body's `options` (JSON) or the query (scanner formats, whose
+ * values the query-options module has typed). Errors name them as the client wrote them.
+ */
+export type OptionsOrigin = 'body' | 'query';
+
+const optionName = (origin: OptionsOrigin, field: string) =>
+  origin === 'body' ? `options.${field}` : field;
+
+function option<T>(rule: FieldRule, value: unknown, origin: OptionsOrigin, field: string): T {
+  const problem = fieldProblem(rule, value);
+  if (problem !== null) fail(`${optionName(origin, field)} ${problem}`);
+  return value as T;
+}
+
+function flag(value: unknown, origin: OptionsOrigin, field: string): boolean {
   const given = value ?? false;
-  if (typeof given !== 'boolean') fail(`options.${field} must be a boolean`);
+  if (typeof given !== 'boolean') fail(`${optionName(origin, field)} must be a boolean`);
   return given;
 }
 
 /** `matchBy`: `["id", "ip"]` (the default) or `["id"]`; answers whether ip matches. */
-function matchByIp(value: unknown): boolean {
+function matchByIp(value: unknown, origin: OptionsOrigin): boolean {
   if (value === undefined || value === null) return true;
   const keys = Array.isArray(value) ? (value as unknown[]) : [];
   const valid =
     keys.includes('id') &&
     keys.every((key) => MATCH_KEYS.includes(key as string)) &&
     new Set(keys).size === keys.length;
-  if (!valid) fail('options.matchBy must be ["id", "ip"] or ["id"]');
+  if (!valid) {
+    fail(
+      origin === 'body'
+        ? 'options.matchBy must be ["id", "ip"] or ["id"]'
+        : 'matchBy must be id,ip or id',
+    );
+  }
   return keys.includes('ip');
-}
-
-function text(value: unknown, path: string, field: string, min: number, max: number): string {
-  return checkField(textRule(min, max), value, path, field);
 }
 
 function parseVulnerability(value: unknown, path: string): IngestVulnerability {
@@ -83,8 +126,7 @@ function parseVulnerability(value: unknown, path: string): IngestVulnerability {
   };
 }
 
-function parseAsset(value: unknown, index: number): IngestAsset {
-  const path = `assets[${index}]`;
+function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   if (!isObject(value)) fail(`${path} must be an object`);
   rejectUnknown(value, ASSET_KEYS, path);
   const asset: IngestAsset = { index, fields: {} };
@@ -123,20 +165,53 @@ function parseAsset(value: unknown, index: number): IngestAsset {
   return asset;
 }
 
-function parseRelation(value: unknown, index: number): IngestRelation {
-  const path = `relations[${index}]`;
+/** The relation's ends, by id or (`byIp`) by the ips of the body's assets. */
+function relationEnds(
+  value: Record<string, unknown>,
+  path: string,
+  byIp: boolean,
+): Pick<IngestRelation, 'sourceAssetId' | 'targetAssetId' | 'endsBy'> {
+  const rules = RELATION_FIELDS;
+  if (!byIp) {
+    const ends = {
+      sourceAssetId: checkField<string>(
+        rules.sourceAssetId,
+        value.sourceAssetId,
+        path,
+        'sourceAssetId',
+      ),
+      targetAssetId: checkField<string>(
+        rules.targetAssetId,
+        value.targetAssetId,
+        path,
+        'targetAssetId',
+      ),
+    };
+    if (ends.sourceAssetId === ends.targetAssetId) {
+      fail(`${path}.targetAssetId must differ from sourceAssetId`);
+    }
+    return ends;
+  }
+  const ends = {
+    sourceAssetId: checkField<string>(IP_END_RULE, value.sourceAssetIp, path, 'sourceAssetIp'),
+    targetAssetId: checkField<string>(IP_END_RULE, value.targetAssetIp, path, 'targetAssetIp'),
+    endsBy: 'ip' as const,
+  };
+  if (ends.sourceAssetId === ends.targetAssetId) {
+    fail(`${path}.targetAssetIp must differ from sourceAssetIp`);
+  }
+  return ends;
+}
+
+function parseRelation(value: unknown, index: number, path: string, byIp: boolean): IngestRelation {
   if (!isObject(value)) fail(`${path} must be an object`);
-  rejectUnknown(value, RELATION_KEYS, path);
+  rejectUnknown(value, byIp ? IP_RELATION_KEYS : RELATION_KEYS, path);
   const rules = RELATION_FIELDS;
   const relation: IngestRelation = {
     index,
-    sourceAssetId: checkField(rules.sourceAssetId, value.sourceAssetId, path, 'sourceAssetId'),
-    targetAssetId: checkField(rules.targetAssetId, value.targetAssetId, path, 'targetAssetId'),
+    ...relationEnds(value, path, byIp),
     type: checkField(rules.type, value.type, path, 'type'),
   };
-  if (relation.sourceAssetId === relation.targetAssetId) {
-    fail(`${path}.targetAssetId must differ from sourceAssetId`);
-  }
   if (value.direction !== undefined) {
     relation.direction = checkField(rules.direction, value.direction, path, 'direction');
   }
@@ -166,11 +241,110 @@ async function* slicesOf(assets: unknown[], relations: unknown[]): AsyncGenerato
 }
 
 /** Refuses an asset id given twice, naming both items; `firstById` holds the ids before. */
-function rejectRepeatedId(asset: IngestAsset, firstById: Map<string, number>): void {
+function rejectRepeatedId(
+  asset: IngestAsset,
+  firstById: Map<string, number>,
+  itemName: ItemNamer,
+): void {
   if (asset.id === undefined) return;
   const first = firstById.get(asset.id);
-  if (first !== undefined) fail(`assets[${asset.index}].id repeats assets[${first}].id`);
+  if (first !== undefined) {
+    fail(`${itemName('assets', asset.index)}.id repeats ${itemName('assets', first)}.id`);
+  }
   firstById.set(asset.id, asset.index);
+}
+
+/** A slice of items; `paths[i]` names `items[i]` in errors (scanner formats). */
+export type PayloadSlice = JsonSlice & { paths?: readonly string[] };
+
+/** The options, checked; each refused with a 400 naming it as the client wrote it. */
+function readOptions(
+  options: Record<string, unknown>,
+  origin: OptionsOrigin,
+): Omit<IngestPayload, 'itemName' | 'relationEnds' | 'assets' | 'relations'> {
+  const mode = (options.mode ?? 'merge') as IngestMode;
+  if (!INGEST_MODES.includes(mode)) {
+    fail(`${optionName(origin, 'mode')} must be merge, append or replace`);
+  }
+  const deleteStale = flag(options.deleteStale, origin, 'deleteStale');
+  if (deleteStale && mode === 'append') {
+    fail(`${optionName(origin, 'deleteStale')} applies to merge mode only (replace implies it)`);
+  }
+  const source =
+    options.source === undefined || options.source === null
+      ? null
+      : option<string>(textRule(1, 100), options.source, origin, 'source');
+  const dryRun = flag(options.dryRun, origin, 'dryRun');
+  const maxDeletions =
+    options.maxDeletions === undefined || options.maxDeletions === null
+      ? null
+      : option<number>(MAX_DELETIONS_RULE, options.maxDeletions, origin, 'maxDeletions');
+  const matchIp = matchByIp(options.matchBy, origin);
+  return { mode, deleteStale, source, dryRun, maxDeletions, matchByIp: matchIp };
+}
+
+/**
+ * The items of `slices`, checked as the payload's `assets` and `relations` are taken. `byIp`:
+ * relations name their ends by ip (scanner formats). Without paths, items are named
+ * `assets[i]`/`relations[i]`; with, by their paths, kept for the plans' errors.
+ */
+function readItems(
+  slices: AsyncIterable<PayloadSlice>,
+  byIp: boolean,
+): Pick<IngestPayload, 'itemName' | 'relationEnds' | 'assets' | 'relations'> {
+  const kept = { assets: [] as string[], relations: [] as string[] };
+  const itemName: ItemNamer = (part, index) => kept[part][index] ?? jsonItemName(part, index);
+  const name = (slice: PayloadSlice, position: number, index: number) => {
+    const path = slice.paths?.[position];
+    if (path === undefined) return jsonItemName(slice.part, index);
+    kept[slice.part][index] = path;
+    return path;
+  };
+  // Slices come in order, the assets' before the relations'.
+  const iterator = slices[Symbol.asyncIterator]();
+  // The first slice that is not the assets', once they have been read.
+  let pending: IteratorResult<PayloadSlice> | null = null;
+  let assetsRead = false;
+  async function* assets(): AsyncGenerator<IngestAsset[]> {
+    if (assetsRead) throw new Error('the assets are read once');
+    assetsRead = true;
+    const firstById = new Map<string, number>();
+    let count = 0;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || next.value.part !== 'assets') {
+        pending = next;
+        return;
+      }
+      const slice: IngestAsset[] = [];
+      next.value.items.forEach((item, position) => {
+        const index = count++;
+        const asset = parseAsset(item, index, name(next.value, position, index));
+        rejectRepeatedId(asset, firstById, itemName);
+        slice.push(asset);
+      });
+      yield slice;
+    }
+  }
+  let relationsRead = false;
+  async function* relations(): AsyncGenerator<IngestRelation[]> {
+    if (relationsRead || !pending) throw new Error('the relations are read once, after the assets');
+    relationsRead = true;
+    let count = 0;
+    for (let next = pending; !next.done; next = await iterator.next()) {
+      const slice = next.value;
+      yield slice.items.map((item, position) => {
+        const index = count++;
+        return parseRelation(item, index, name(slice, position, index), byIp);
+      });
+    }
+  }
+  return {
+    itemName,
+    relationEnds: byIp ? 'ip' : 'id',
+    assets: assets(),
+    relations: relations(),
+  };
 }
 
 /**
@@ -193,70 +367,22 @@ export function parseIngestPayload(
   const options = body.options ?? {};
   if (!isObject(options)) fail('options must be an object');
   rejectUnknown(options, OPTION_KEYS, 'options');
-  const mode = (options.mode ?? 'merge') as IngestMode;
-  if (!INGEST_MODES.includes(mode)) fail('options.mode must be merge, append or replace');
-  const deleteStale = flag(options.deleteStale, 'deleteStale');
-  if (deleteStale && mode === 'append') {
-    fail('options.deleteStale applies to merge mode only (replace implies it)');
-  }
-  const source =
-    options.source === undefined || options.source === null
-      ? null
-      : text(options.source, 'options', 'source', 1, 100);
-  const dryRun = flag(options.dryRun, 'dryRun');
-  const maxDeletions =
-    options.maxDeletions === undefined || options.maxDeletions === null
-      ? null
-      : checkField<number>(MAX_DELETIONS_RULE, options.maxDeletions, 'options', 'maxDeletions');
-  const matchIp = matchByIp(options.matchBy);
+  const read = readOptions(options, 'body');
 
   const rawAssets = body.assets ?? [];
   if (!Array.isArray(rawAssets)) fail('assets must be an array');
   const rawRelations = body.relations ?? [];
   if (!Array.isArray(rawRelations)) fail('relations must be an array');
+  return { ...read, ...readItems(slices ?? slicesOf(rawAssets, rawRelations), false) };
+}
 
-  // Slices come in order, the assets' before the relations'.
-  const iterator = (slices ?? slicesOf(rawAssets, rawRelations))[Symbol.asyncIterator]();
-  // The first slice that is not the assets', once they have been read.
-  let pending: IteratorResult<JsonSlice> | null = null;
-  let assetsRead = false;
-  async function* assets(): AsyncGenerator<IngestAsset[]> {
-    if (assetsRead) throw new Error('the assets are read once');
-    assetsRead = true;
-    const firstById = new Map<string, number>();
-    let count = 0;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done || next.value.part !== 'assets') {
-        pending = next;
-        return;
-      }
-      const slice: IngestAsset[] = [];
-      for (const item of next.value.items) {
-        const asset = parseAsset(item, count++);
-        rejectRepeatedId(asset, firstById);
-        slice.push(asset);
-      }
-      yield slice;
-    }
-  }
-  let relationsRead = false;
-  async function* relations(): AsyncGenerator<IngestRelation[]> {
-    if (relationsRead || !pending) throw new Error('the relations are read once, after the assets');
-    relationsRead = true;
-    let count = 0;
-    for (let next = pending; !next.done; next = await iterator.next()) {
-      yield next.value.items.map((item) => parseRelation(item, count++));
-    }
-  }
-  return {
-    mode,
-    deleteStale,
-    source,
-    dryRun,
-    maxDeletions,
-    matchByIp: matchIp,
-    assets: assets(),
-    relations: relations(),
-  };
+/**
+ * A scanner body's payload: `options` from the query (typed by optionsFromQuery), the items
+ * converted slice by slice (convertBody), named by their paths, relations ending at ips.
+ */
+export function parseScannerPayload(
+  options: Record<string, unknown>,
+  slices: AsyncIterable<PayloadSlice>,
+): IngestPayload {
+  return { ...readOptions(options, 'query'), ...readItems(slices, true) };
 }
