@@ -16,8 +16,8 @@ import { openJsonInWorker } from './parse/json-worker.js';
 import { parseIngestPayload, parseScannerPayload } from './validate/validate-payload.js';
 import { optionsFromQuery, refuseQuery } from './validate/query-options.js';
 import type { IngestHooks, IngestRunOptions } from './ingest-hooks.js';
-import { converterFor, openScannerBody } from './formats/convert-body.js';
-import type { ScannerConverter } from './formats/converted-item.js';
+import { isScannerMediaType } from './formats/convert-body.js';
+import { openScannerInWorker } from './parse/scanner-worker.js';
 import { CHECK_ITEMS_PER_TURN } from './ingest-tuning.js';
 import { IngestRun, type IngestOutcome } from './ingest-run.js';
 import type { IngestLookups, IngestSql } from './ingest-sql.js';
@@ -80,10 +80,9 @@ export class IngestService {
     labels: IngestRunLabels,
   ): Promise<IngestResponse> {
     const started = performance.now();
-    const converter = converterFor(form.mediaType);
     // The top level is checked here; the items are read during the run, slice by slice.
-    const opened = converter
-      ? await this.openScanner(caller, raw, hooks, form, converter)
+    const opened = isScannerMediaType(form.mediaType)
+      ? await this.openScanner(caller, raw, hooks, form)
       : await this.openJson(caller, raw, hooks, form);
     const { payload } = opened;
     try {
@@ -142,27 +141,31 @@ export class IngestService {
 
   /**
    * A scanner's body (Nmap or Nessus XML, CSV): its options from the query, its items
-   * converted as the run takes them (64 KiB of the body per turn of the event loop), once the
-   * format is known (an XML body's root element).
+   * converted in a worker, a slice ahead of the run, once the format is known (an XML body's
+   * root element).
    */
   private async openScanner(
     caller: Principal,
     raw: unknown,
     hooks: IngestHooks,
     form: IngestForm,
-    converter: ScannerConverter,
   ): Promise<OpenedPayload> {
     const options = optionsFromQuery(form.query);
     const bytes = await bytesOf(raw);
-    const { format, slices } = await openScannerBody(
-      converter,
+    const body = await openScannerInWorker(
+      form.mediaType,
       bytes ?? Buffer.alloc(0),
       CHECK_ITEMS_PER_TURN,
     );
-    const payload = this.checkPayload(caller, format, options.mode, hooks, () =>
-      parseScannerPayload(options, slices),
-    );
-    return { payload, close: async () => void (await slices.return(undefined)) };
+    try {
+      const payload = this.checkPayload(caller, body.format, options.mode, hooks, () =>
+        parseScannerPayload(options, body.slices),
+      );
+      return { payload, close: () => body.close() };
+    } catch (error) {
+      await body.close();
+      throw error;
+    }
   }
 
   /**

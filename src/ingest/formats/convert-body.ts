@@ -24,7 +24,7 @@ export interface ConvertedSlice {
  * element), `text/csv`.
  */
 export function converterFor(mediaType: string): ScannerConverter | null {
-  switch (mediaType.split(';')[0].trim().toLowerCase()) {
+  switch (essence(mediaType)) {
     case 'application/xml':
     case 'text/xml':
       return new XmlConverter();
@@ -33,6 +33,16 @@ export function converterFor(mediaType: string): ScannerConverter | null {
     default:
       return null;
   }
+}
+
+/** Whether a body of `mediaType` is a scanner format's (converterFor has a converter for it). */
+export function isScannerMediaType(mediaType: string): boolean {
+  return ['application/xml', 'text/xml', 'text/csv'].includes(essence(mediaType));
+}
+
+/** A media type without its parameters, in lower case. */
+function essence(mediaType: string): string {
+  return mediaType.split(';')[0].trim().toLowerCase();
 }
 
 /**

@@ -4,6 +4,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { MAX_BODY_DEPTH } from '../../common/json-depth.js';
 import { workerFile } from '../../common/workers/worker-file.js';
+import { receiver, terminator, transferable } from '../../common/workers/worker-messages.js';
 import {
   NEXT_SLICE,
   type JsonParseAnswer,
@@ -38,30 +39,6 @@ export interface JsonInWorker {
   close(): Promise<void>;
 }
 
-type Receive = () => Promise<JsonParseAnswer>;
-
-/** The worker's next message; the protocol has at most one outstanding. */
-function receiver(worker: Worker): Receive {
-  let waiting: { resolve(message: JsonParseAnswer): void; reject(error: Error): void } | null =
-    null;
-  let failure: Error | null = null;
-  const fail = (error: Error) => {
-    failure ??= error;
-    waiting?.reject(failure);
-    waiting = null;
-  };
-  worker.on('message', (message: JsonParseAnswer) => {
-    waiting?.resolve(message);
-    waiting = null;
-  });
-  worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`the JSON worker stopped with code ${code}`)));
-  return () =>
-    failure
-      ? Promise.reject(failure)
-      : new Promise<JsonParseAnswer>((resolve, reject) => (waiting = { resolve, reject }));
-}
-
 /**
  * `JSON.parse` of a bulk body in a worker thread. Parsing 40 MB takes the better part of a
  * second, which on the main thread would hold up every other request (health probes among
@@ -70,25 +47,19 @@ function receiver(worker: Worker): Receive {
  * Rejects as Fastify's own JSON parser does, so that the answer to a malformed body is the same.
  */
 export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
-  // A buffer of its own is handed over without a copy; one cut from a shared pool is copied.
-  const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
+  const view = transferable(bytes);
   const workerData: JsonParseWorkerData = {
     bytes: view,
     itemsPerMessage: JSON_ITEMS_PER_MESSAGE,
     maxDepth: MAX_BODY_DEPTH,
   };
   const worker = new Worker(WORKER, { workerData, transferList: [view.buffer as ArrayBuffer] });
-  const receive = receiver(worker);
-  let closing: Promise<void> | null = null;
+  const receive = receiver<JsonParseAnswer>(worker, 'JSON worker');
+  const terminate = terminator(worker);
+  let closed = false;
   const close = () => {
-    if (!closing) {
-      worker.removeAllListeners();
-      // Errors and exit are no longer of interest, but must not go unhandled.
-      worker.on('error', () => undefined);
-      closing = worker.terminate().then(() => undefined);
-    }
-    return closing;
+    closed = true;
+    return terminate();
   };
   let first: JsonParseAnswer;
   try {
@@ -110,7 +81,7 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
   }
   async function* slices(): AsyncGenerator<JsonSlice> {
     try {
-      while (!closing) {
+      while (!closed) {
         worker.postMessage(NEXT_SLICE);
         const next = receive();
         // Marked handled: a failure meanwhile is thrown by the await below, not as unhandled.

@@ -13,6 +13,7 @@ export const WORKERS_DIR_VARIABLE = 'ASSET_MAP_TEST_WORKERS_DIR';
 /** Every worker thread's module. */
 export const WORKER_SOURCES = [
   'src/ingest/parse/json-parse.worker.ts',
+  'src/ingest/parse/scanner-parse.worker.ts',
   'src/ingest/apply/sqlite-writer.worker.ts',
   'src/database/sqlite-checkpoint.worker.ts',
 ];
