@@ -28,7 +28,8 @@ export function bodyEncodingOf(headers: IncomingHttpHeaders): BodyEncoding {
  * for bytes that are no gzip, a 400.
  */
 class GunzipSink {
-  private readonly gunzip: Gunzip = createGunzip();
+  // 64 KiB pieces rather than 16: a 60 MB body is a quarter as many events on the main thread.
+  private readonly gunzip: Gunzip = createGunzip({ chunkSize: 64 * 1024 });
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private finished: ((body: Buffer) => void) | null = null;
