@@ -24,7 +24,7 @@ const NEAREST = 'SELECT id, MIN(hops) AS hops FROM walk GROUP BY id';
  * The walk of GET /api/assets/:id/graph, as a CTE body: every asset within `:depth` hops of
  * `:start`, walking relations either way (only those of `:type` when `ofType`).
  */
-export function neighbourhoodWalk(ofType: boolean): string {
+function neighbourhoodWalk(ofType: boolean): string {
   return `SELECT id, 0 FROM assets WHERE id = :start
     UNION
     SELECT ${OTHER_END}, w.hops + 1 FROM walk w JOIN relations r ON ${EITHER_WAY}
@@ -36,18 +36,40 @@ export const neighbourhoodAssets = (ofType: boolean) =>
   `WITH RECURSIVE walk(id, hops) AS (${neighbourhoodWalk(ofType)}) ${NEAREST}`;
 
 /**
+ * The ids of the relations (of `:type` when `ofType`) whose two ends the neighbourhood walk
+ * reached. CROSS JOIN keeps SQLite's join order (PostgreSQL plans it as an inner join): from each
+ * reached asset to its relations by index, then the other end looked up among the reached. Left
+ * to itself, SQLite may try every pair of reached assets on the relations' index instead.
+ */
+export const neighbourhoodRelations = (ofType: boolean) =>
+  `WITH RECURSIVE walk(id, hops) AS (${neighbourhoodWalk(ofType)}),
+    near(id) AS (SELECT id FROM walk GROUP BY id)
+  SELECT r.id FROM near s CROSS JOIN relations r CROSS JOIN near t
+  WHERE r.source_asset_id = s.id AND t.id = r.target_asset_id${ofType ? ' AND r.type = :type' : ''}`;
+
+/** Assets reachable from `:from` in at most `:maxDepth` hops, walking relations forwards. */
+const FORWARD_WALK = `SELECT id, 0 FROM assets WHERE id = :from
+    UNION
+    SELECT ${OTHER_END}, w.hops + 1 FROM walk w JOIN relations r ON ${FORWARD}
+    WHERE w.hops < :maxDepth`;
+
+/**
+ * The hops of a walk from `:from` to `:to` (no row: none within `:maxDepth`). Both databases
+ * produce a recursive CTE's rows level by level and stop at the LIMIT, so that this is the
+ * fewest hops found without walking further; were it not the fewest, it is still a bound that
+ * PATH_STEPS, given it as `:maxDepth`, finds the shortest walk within.
+ */
+export const PATH_LENGTH = `WITH RECURSIVE walk(id, hops) AS (${FORWARD_WALK})
+  SELECT hops FROM walk WHERE id = :to LIMIT 1`;
+
+/**
  * Every relation on a shortest walk from `:from` to `:to` of at most `:maxDepth` hops, as
  * (relation_id, from_id, to_id, hops: of from_id): the walk forwards from `:from` gives each
  * asset its distance; `back` keeps, from `:to` backwards, the assets one hop nearer at each
  * step; the answer is the walkable relations between two of them one hop apart. No row: no walk.
  */
 export const PATH_STEPS = `WITH RECURSIVE
-  walk(id, hops) AS (
-    SELECT id, 0 FROM assets WHERE id = :from
-    UNION
-    SELECT ${OTHER_END}, w.hops + 1 FROM walk w JOIN relations r ON ${FORWARD}
-    WHERE w.hops < :maxDepth
-  ),
+  walk(id, hops) AS (${FORWARD_WALK}),
   reached(id, hops) AS (${NEAREST}),
   back(id, hops) AS (
     SELECT id, hops FROM reached WHERE id = :to

@@ -3,6 +3,7 @@ import {
   compareReached,
   hopsById,
   nearestFirst,
+  oldestFirst,
   pickWalk,
   type PathStepRow,
 } from './graph-walks.js';
@@ -71,5 +72,17 @@ describe('compareReached', () => {
       'none-near',
       'none-far',
     ]);
+  });
+});
+
+describe('oldestFirst', () => {
+  it('orders by creation time, then by id', () => {
+    const at = (id: string, iso: string) => ({ id, createdAt: new Date(iso) });
+    const list = [
+      at('b', '2026-01-01T00:00:00.001Z'),
+      at('c', '2026-01-01T00:00:00.000Z'),
+      at('a', '2026-01-01T00:00:00.001Z'),
+    ];
+    expect(list.sort(oldestFirst).map((item) => item.id)).toEqual(['c', 'a', 'b']);
   });
 });

@@ -70,3 +70,11 @@ export function compareReached(a: Reached, b: Reached): number {
   const riskB = b.asset.risk_score ?? -1;
   return riskB - riskA || a.hops - b.hops || byText(a.asset.id, b.asset.id);
 }
+
+/** Relations oldest first, then by id, as the relation list orders them. */
+export function oldestFirst(
+  a: { createdAt: Date; id: string },
+  b: { createdAt: Date; id: string },
+): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || byText(a.id, b.id);
+}

@@ -13,7 +13,8 @@ import type { ReachableQueryDto } from './dto/reachable-query.dto.js';
 import {
   EXISTING_ASSETS,
   neighbourhoodAssets,
-  neighbourhoodWalk,
+  neighbourhoodRelations,
+  PATH_LENGTH,
   PATH_STEPS,
   reachableAssets,
 } from './graph-sql.js';
@@ -22,9 +23,14 @@ import {
   hopsById,
   nearestFirst,
   pickWalk,
+  oldestFirst,
   type HopRow,
   type PathStepRow,
+  type Walk,
 } from './graph-walks.js';
+
+// Ids bound by one IN list: well within the parameters either database takes in a statement.
+const IDS_PER_LOOKUP = 10_000;
 
 const assetNotFound = (id: string) => new NotFoundException(`asset ${id} not found`);
 
@@ -50,29 +56,20 @@ export class GraphService {
     const hops = hopsById(await this.run<HopRow>(neighbourhoodAssets(ofType), parameters));
     if (hops.size === 0) throw assetNotFound(id);
 
-    const select = this.relations
-      .createQueryBuilder('relation')
-      .addCommonTableExpression(neighbourhoodWalk(ofType), 'walk', {
-        recursive: true,
-        columnNames: ['id', 'hops'],
-      })
-      .where('relation.sourceAssetId IN (SELECT id FROM walk)')
-      .andWhere('relation.targetAssetId IN (SELECT id FROM walk)')
-      .orderBy('relation.createdAt', 'ASC')
-      .addOrderBy('relation.id', 'ASC')
-      .setParameters(parameters);
-    if (ofType) select.andWhere('relation.type = :type');
     const [assets, relations] = await Promise.all([
       this.assets.findByIds(nearestFirst(hops)),
-      select.getMany(),
+      this.run<{ id: string }>(neighbourhoodRelations(ofType), parameters).then((rows) =>
+        this.relationsByIds(rows.map((row) => row.id)),
+      ),
     ]);
-    // The two reads may straddle a write: no relation is answered without both its ends.
+    // The reads may straddle a write: no relation is answered without both its ends.
     const answered = new Set(assets.map((asset) => asset.id));
     return {
       assets,
       relations: relations
         .filter((relation) => answered.has(relation.sourceAssetId))
         .filter((relation) => answered.has(relation.targetAssetId))
+        .sort(oldestFirst)
         .map(toRelationResponse),
     };
   }
@@ -90,13 +87,11 @@ export class GraphService {
 
     const noPath = new NotFoundException(`no path from ${from} to ${to} within ${maxDepth} hops`);
     const walk =
-      from === to
-        ? { assetIds: [from], relationIds: [] }
-        : pickWalk(await this.run<PathStepRow>(PATH_STEPS, { from, to, maxDepth }), from, to);
+      from === to ? { assetIds: [from], relationIds: [] } : await this.walk(from, to, maxDepth);
     if (!walk) throw noPath;
     const [assets, relations] = await Promise.all([
       this.assets.findByIds(walk.assetIds),
-      walk.relationIds.length > 0 ? this.relations.findBy({ id: In(walk.relationIds) }) : [],
+      this.relationsByIds(walk.relationIds),
     ]);
     // A write since the walk may have taken part of it away.
     const byId = new Map(relations.map((relation) => [relation.id, relation]));
@@ -121,6 +116,28 @@ export class GraphService {
     hops.delete(id);
     const assets: AssetResponse[] = await this.assets.findByIds([...hops.keys()]);
     return assets.map((asset) => ({ asset, hops: hops.get(asset.id)! })).sort(compareReached);
+  }
+
+  /**
+   * A shortest walk, or null: its length first, which stops as soon as `to` is reached, then the
+   * walks of that length, so that the second query walks no further than the path is long.
+   */
+  private async walk(from: string, to: string, maxDepth: number): Promise<Walk | null> {
+    const [found] = await this.run<{ hops: number | string }>(PATH_LENGTH, { from, to, maxDepth });
+    if (!found) return null;
+    const parameters = { from, to, maxDepth: Number(found.hops) };
+    return pickWalk(await this.run<PathStepRow>(PATH_STEPS, parameters), from, to);
+  }
+
+  /** The relations of these ids, in slices, so that any number fits a statement. */
+  private async relationsByIds(ids: readonly string[]): Promise<Relation[]> {
+    const found: Relation[] = [];
+    for (let start = 0; start < ids.length; start += IDS_PER_LOOKUP) {
+      found.push(
+        ...(await this.relations.findBy({ id: In(ids.slice(start, start + IDS_PER_LOOKUP)) })),
+      );
+    }
+    return found;
   }
 
   /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
