@@ -11,6 +11,7 @@ import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DiagramsModule } from './diagrams/diagrams.module.js';
+import { GraphModule } from './graph/graph.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestModule } from './ingest/ingest.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -30,6 +31,7 @@ export class AppModule {
         HealthModule,
         AssetsModule,
         RelationsModule,
+        GraphModule,
         DiagramsModule,
         IngestModule,
         RunsModule,

@@ -9,5 +9,6 @@ import { Vulnerability } from './vulnerability.entity.js';
   imports: [TypeOrmModule.forFeature([Asset, Vulnerability])],
   controllers: [AssetsController],
   providers: [AssetsService],
+  exports: [AssetsService],
 })
 export class AssetsModule {}

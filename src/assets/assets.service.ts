@@ -32,6 +32,9 @@ const SEARCHED_COLUMNS = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_v
 const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
 const SELECT_ASSETS = 'SELECT * FROM assets';
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
+const SELECT_ASSETS_BY_ID = 'SELECT * FROM assets WHERE id IN (:...ids)';
+// Ids bound by one IN list: well within the parameters either database takes in a statement.
+const IDS_PER_LOOKUP = 10_000;
 const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
   FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
 const SELECT_SERVICES = `SELECT asset_id, port, protocol, name, product, version
@@ -115,6 +118,20 @@ export class AssetsService {
     if (!row) throw new NotFoundException(`asset ${id} not found`);
     const [asset] = await this.withDetails([row]);
     return asset;
+  }
+
+  /**
+   * The answers for these ids, in their order, for features that find assets by other means
+   * (the graph queries); unknown ids are left out. In slices, so that any number fits a statement.
+   */
+  async findByIds(ids: readonly string[]): Promise<AssetResponse[]> {
+    const found = new Map<string, AssetResponse>();
+    for (let start = 0; start < ids.length; start += IDS_PER_LOOKUP) {
+      const slice = ids.slice(start, start + IDS_PER_LOOKUP);
+      const rows = await this.run<StoredAssetRow>(SELECT_ASSETS_BY_ID, { ids: slice });
+      for (const asset of await this.withDetails(rows)) found.set(asset.id, asset);
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   async create(dto: CreateAssetDto): Promise<AssetResponse> {

@@ -7,7 +7,7 @@ import {
   SERVICE_FIELDS,
   SOURCE_RULE,
 } from '../../common/field-rules/inventory-fields.js';
-import { DigitsToNumber } from '../../common/validators/paging.validator.js';
+import { DigitsToNumber } from '../../common/validators/query-integer.validator.js';
 import { IsOptionalText } from '../../common/validators/text.validator.js';
 
 export const ASSET_SORT_FIELDS = [

@@ -37,6 +37,7 @@ const TAGS: [name: string, description: string][] = [
   ['health', 'Probes (public)'],
   ['assets', 'The inventory'],
   ['relations', 'Links between assets'],
+  ['graph', 'Walks along relations: neighbourhoods, paths, reachability'],
   ['diagrams', 'Mapping diagrams: private to their owner, or public'],
   ['ingestion', 'Bulk writes from scanners'],
 ];

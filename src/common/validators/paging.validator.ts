@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsQueryInteger } from './query-integer.validator.js';
 
 export const MAX_PAGE_SIZE = 1000;
 /**
@@ -9,20 +9,8 @@ export const MAX_PAGE_SIZE = 1000;
  */
 export const MAX_PAGE_OFFSET = 2_147_483_647;
 
-/** A query parameter: only plain digits become a number ('', '1e1', ' 5' or a repeated parameter stay invalid). */
-export const DigitsToNumber = () =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value,
-  );
-
 const IsBoundedInteger = (min: number, max: number) =>
-  applyDecorators(
-    IsOptional(),
-    DigitsToNumber(),
-    IsInt({ message: '$property must be an integer' }),
-    Min(min, { message: `$property must be an integer from ${min} to ${max}` }),
-    Max(max, { message: `$property must be an integer from ${min} to ${max}` }),
-  );
+  applyDecorators(IsOptional(), IsQueryInteger(min, max));
 
 /** `limit` of a list's query string: an integer from 1 to MAX_PAGE_SIZE. */
 export const IsPageLimit = () => IsBoundedInteger(1, MAX_PAGE_SIZE);
