@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
-import { holdIngestionLocks, storeRows } from '../support/ingest-helpers.js';
+import { holdIngestionLocks, storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 /** The answer's change lists, and the dry run that answers them without writing. */
 describe('ingestion changes and dry runs', () => {
-  let database: TestDatabase;
   let t: TestApp;
   let admin: string;
   let editor: string;
@@ -21,19 +19,7 @@ describe('ingestion changes and dry runs', () => {
   /** Every row an ingestion may write, sightings included, to prove that nothing was. */
   const store = () => storeRows(t.dataSource);
 
-  beforeAll(async () => {
-    database = await createTestDatabase({ file: true });
-    t = await TestApp.start({}, database);
-    admin = await t.login();
-    editor = (await t.createUser('editor')).token;
-  });
-  beforeEach(async () => {
-    await ingest({ options: { mode: 'replace' } }, admin);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  useIngestionApp((app) => ({ t, admin, editor } = app), { emptyEach: true });
 
   /** A store for a feed to change: two of its assets, one of another feed, three relations. */
   const seed = async () => {

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { scannerPayload as bigPayload } from '../support/payloads.js';
+import { useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
-import {
-  createTestDatabase,
-  testingPostgres,
-  type TestDatabase,
-} from '../support/test-database.js';
+import { testingPostgres } from '../support/test-database.js';
 
 describe('ingestion under load and failure', () => {
-  let database: TestDatabase;
   let t: TestApp;
   let editor: string;
 
@@ -18,16 +14,7 @@ describe('ingestion under load and failure', () => {
         .n,
     );
 
-  beforeAll(async () => {
-    // On a file for SQLite (as in production): the ingestion then runs on its own connection.
-    database = await createTestDatabase({ file: true });
-    t = await TestApp.start({}, database);
-    editor = (await t.createUser('editor')).token;
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  useIngestionApp((app) => ({ t, editor } = app));
 
   // How long /api/health waits during an ingestion (under 250 ms) is measured by `npm run
   // bench`, not here: beside Jest, on a loaded machine, timings say little. What this guards

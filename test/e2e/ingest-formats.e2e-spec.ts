@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
-import { storeRows } from '../support/ingest-helpers.js';
+import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const fixture = (path: string) => readFileSync(join(process.cwd(), 'test', 'fixtures', path));
 
@@ -13,7 +12,6 @@ const CSV = 'text/csv';
 
 /** Scanner output posted as a client sends it: its own Content-Type, options in the query. */
 describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
-  let database: TestDatabase;
   let t: TestApp;
   let admin: string;
   let editor: string;
@@ -48,23 +46,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
     (await t.request('GET', `/api/relations?assetId=${id}`, { token: editor })).body as any[];
   const store = () => storeRows(t.dataSource);
 
-  beforeAll(async () => {
-    database = await createTestDatabase({ file: true });
-    t = await TestApp.start({}, database);
-    admin = await t.login();
-    editor = (await t.createUser('editor')).token;
-  });
-  beforeEach(async () => {
-    const emptied = await t.request('POST', INGEST_PATH, {
-      token: admin,
-      body: { options: { mode: 'replace' } },
-    });
-    expect(emptied.status).toBe(200);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  useIngestionApp((app) => ({ t, admin, editor } = app), { emptyEach: true });
 
   describe('the contract mapping', () => {
     it('Nmap: up hosts become assets (MAC vendor, most accurate OS and its class), a trace a route', async () => {

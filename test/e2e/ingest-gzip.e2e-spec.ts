@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
-import { storeRows } from '../support/ingest-helpers.js';
+import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const fixture = (path: string) => readFileSync(join(process.cwd(), 'test', 'fixtures', path));
 
 /** `Content-Encoding: gzip` on the ingestion route, for every format. */
 describe('ingestion of gzip bodies', () => {
-  let database: TestDatabase;
   let t: TestApp;
   let editor: string;
 
@@ -33,15 +31,7 @@ describe('ingestion of gzip bodies', () => {
     (await t.request('GET', `/api/assets?search=${name}`, { token: editor })).body.assets as any[];
   const store = () => storeRows(t.dataSource);
 
-  beforeAll(async () => {
-    database = await createTestDatabase({ file: true });
-    t = await TestApp.start({}, database);
-    editor = (await t.createUser('editor')).token;
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  useIngestionApp((app) => ({ t, editor } = app));
 
   it('inflates a JSON, an XML and a CSV body', async () => {
     const json = Buffer.from(JSON.stringify({ assets: [{ id: 'gz-json', name: 'gz-json' }] }));

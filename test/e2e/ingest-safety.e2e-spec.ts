@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { isoTimestamp } from '../../src/assets/asset-rows.js';
-import { storeRows } from '../support/ingest-helpers.js';
+import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 /**
  * The rules that keep an unattended (CI) ingestion from deleting what it should not: roles,
  * maxDeletions, matchBy, and deleteStale by provenance (origin, sources, sightings).
  */
 describe('ingestion safety and provenance', () => {
-  let database: TestDatabase;
   let t: TestApp;
   let admin: string;
   let editor: string;
@@ -58,19 +56,7 @@ describe('ingestion safety and provenance', () => {
     return response.body.id as string;
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase({ file: true });
-    t = await TestApp.start({}, database);
-    admin = await t.login();
-    editor = (await t.createUser('editor')).token;
-  });
-  beforeEach(async () => {
-    await ingest({ options: { mode: 'replace' } }, admin);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  useIngestionApp((app) => ({ t, admin, editor } = app), { emptyEach: true });
 
   const feed = (source: string, ...items: object[]) => ({
     options: { source, deleteStale: true },

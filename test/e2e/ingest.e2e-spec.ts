@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
+import { useIngestionApp } from '../support/ingest-helpers.js';
 import { TestApp } from '../support/test-app.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 interface Stats {
   assetsCreated: number;
@@ -27,7 +27,6 @@ const NO_CHANGE: Stats = {
 };
 
 describe('ingestion semantics', () => {
-  let database: TestDatabase;
   let t: TestApp;
   let admin: string;
   let editor: string;
@@ -58,21 +57,7 @@ describe('ingestion semantics', () => {
     relations: await relations(),
   });
 
-  beforeAll(async () => {
-    // On a file for SQLite, as in production: the rows are then written by a worker thread
-    // while the payload is still being read, slice by slice.
-    database = await createTestDatabase({ file: true });
-    t = await TestApp.start({}, database);
-    admin = await t.login();
-    editor = (await t.createUser('editor')).token;
-  });
-  beforeEach(async () => {
-    await ingest({ options: { mode: 'replace' } }, admin);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
+  useIngestionApp((app) => ({ t, admin, editor } = app), { emptyEach: true });
 
   const scan = {
     options: { mode: 'merge', source: 'nmap-dmz' },

@@ -1,8 +1,11 @@
+import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
 import { POSTGRES_INGEST_LOCK } from '../../src/ingest/ingest.service.js';
+import { TestApp } from './test-app.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /** Every row an ingestion may write, as one string: equal before and after, nothing was. */
 export async function storeRows(dataSource: DataSource): Promise<string> {
@@ -68,4 +71,44 @@ export async function ingestWithKey(baseUrl: string, token: string, body: string
     body,
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** What an ingestion test file works with: the app, an admin's token and an editor's. */
+export interface IngestionApp {
+  t: TestApp;
+  admin: string;
+  editor: string;
+}
+
+/**
+ * For the enclosing describe: the app on a database of its own, on a file for SQLite as in
+ * production (each ingestion then runs on a connection of its own, its rows written by a worker
+ * thread while the payload is still being read), with an admin and an editor, handed to `use`
+ * once started; closed and dropped after. With `emptyEach`, every test starts on an empty store.
+ */
+export function useIngestionApp(
+  use: (app: IngestionApp) => void,
+  { emptyEach = false }: { emptyEach?: boolean } = {},
+): void {
+  let database: TestDatabase | undefined;
+  let app: IngestionApp | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase({ file: true });
+    const t = await TestApp.start({}, database);
+    app = { t, admin: await t.login(), editor: (await t.createUser('editor')).token };
+    use(app);
+  });
+  if (emptyEach) {
+    beforeEach(async () => {
+      const emptied = await app!.t.request('POST', INGEST_PATH, {
+        token: app!.admin,
+        body: { options: { mode: 'replace' } },
+      });
+      expect(emptied.status).toBe(200);
+    });
+  }
+  afterAll(async () => {
+    await app?.t.close();
+    await database?.drop();
+  });
 }
