@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ConvertedItem, ScannerConverter, ScannerFormat } from './converted-item.js';
+import { SCANNER_MEDIA_TYPES } from '../ingest-route.js';
 import { CsvConverter } from './csv.converter.js';
 import { FormatError } from './format-error.js';
 import { XmlConverter } from './xml.converter.js';
@@ -37,7 +38,7 @@ export function converterFor(mediaType: string): ScannerConverter | null {
 
 /** Whether a body of `mediaType` is a scanner format's (converterFor has a converter for it). */
 export function isScannerMediaType(mediaType: string): boolean {
-  return ['application/xml', 'text/xml', 'text/csv'].includes(essence(mediaType));
+  return SCANNER_MEDIA_TYPES.includes(essence(mediaType));
 }
 
 /** A media type without its parameters, in lower case. */
