@@ -7,7 +7,8 @@ import { XmlConverter } from './xml.converter.js';
 
 /**
  * The most bytes converted in one turn of the event loop: about 2 ms of XML on this machine,
- * so that a body already in memory does not hold up other requests (health probes) meanwhile.
+ * so that the thread converting (the scanner worker's, or any other) stays responsive, and only
+ * one piece's items are held at a time.
  */
 export const CONVERT_BYTES_PER_TURN = 64 * 1024;
 
