@@ -27,7 +27,7 @@ export default {
   modulePathIgnorePatterns: ['<rootDir>/.e2e-dist/'],
   testTimeout: 30_000,
   // On a 2-core machine Jest runs the files in its own process (in band), so a handle one test
-  // leaks keeps it alive after the results: a CI run once waited 80 minutes on one that
-  // --detectOpenHandles does not show here. The results are printed by then; exit with them.
+  // leaks (an intermittent one, that --detectOpenHandles may not show) would keep it alive after
+  // the results, until CI's time runs out. The results are printed by then: exit with them.
   forceExit: true,
 };
