@@ -28,7 +28,7 @@ const bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.b
 const port = parentPort!;
 // The scanner reads the UTF-8 bytes themselves: every character it looks for is ASCII, and no
 // byte of a multi-byte character is. Only the pieces sent or parsed are decoded, so the worker
-// never holds the body twice (a 60 MB body decoded whole kept 60 MB more for the whole run).
+// never holds the body twice (decoded whole, a 60 MB body would take 60 MB more all run long).
 const n = bytes.length;
 const textOf = (start: number, end: number) => bytes.toString('utf8', start, end);
 const isPart = (key: string): key is Part => (PARTS as readonly string[]).includes(key);
