@@ -21,7 +21,7 @@ const TIMESTAMPS = new Set<AssetSortField>(['createdAt', 'updatedAt']);
 // timestamptz output (microseconds, offset).
 const TIMESTAMP = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d{1,6})?([+-]\d\d(:\d\d)?)?$/;
 // Text no column holds: PostgreSQL refuses NUL in text, and would answer an error.
-const CONTROL = /[\u0000-\u001f]/;
+const CONTROL = /\p{Cc}/u;
 const MAX_KEY_LENGTH = 255;
 
 const INVALID = "after is not a cursor of this list (take it from the Link header's next link)";

@@ -190,7 +190,6 @@ describe('asset search', () => {
     const [sql, values] = t.dataSource.driver.escapeQueryWithParameters(
       `SELECT id FROM assets WHERE ${condition}`,
       parameters,
-      {},
     );
     if (t.dataSource.options.type === 'postgres') {
       // A store this small is cheaper to scan: the planner is told not to, to show it can use
@@ -199,16 +198,17 @@ describe('asset search', () => {
       try {
         await runner.startTransaction();
         await runner.query('SET LOCAL enable_seqscan = off');
-        const plan = (await runner.query(`EXPLAIN ${sql}`, values)) as { 'QUERY PLAN': string }[];
+        const plan: { 'QUERY PLAN': string }[] = await runner.query(`EXPLAIN ${sql}`, values);
         await runner.rollbackTransaction();
         expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain('IDX_assets_search');
       } finally {
         await runner.release();
       }
     } else {
-      const plan = (await t.dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, values)) as {
-        detail: string;
-      }[];
+      const plan = await t.dataSource.query<{ detail: string }[]>(
+        `EXPLAIN QUERY PLAN ${sql}`,
+        values,
+      );
       const details = plan.map((row) => row.detail).join('\n');
       expect(details).toMatch(/assets_search VIRTUAL TABLE INDEX \d+:M/);
       expect(details).toMatch(/SEARCH assets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
