@@ -47,7 +47,9 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
       );
       params.push(`"${term.replace(/"/g, '""')}"`);
     }
-    conditions.push(`(${columns.map((c) => `LOWER(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    // LOWER is left out on SQLite, whose LIKE folds ASCII letters as LOWER does.
+    const lowered = (c) => (db.kind === 'sqlite' ? c : `LOWER(${c})`);
+    conditions.push(`(${columns.map((c) => `${lowered(c)} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';

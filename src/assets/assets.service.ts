@@ -86,7 +86,10 @@ export function searchCondition(
   search: string,
 ): { condition: string; parameters: Record<string, string> } {
   const term = search.toLowerCase();
-  const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
+  // SQLite's LOWER and LIKE both fold ASCII letters only, so that LIKE alone gives the same
+  // answers as over LOWER(column), without lowering every candidate's seven columns first.
+  const lowered = (column: string) => (database === 'postgres' ? `LOWER(${column})` : column);
+  const matches = SEARCHED_COLUMNS.map((column) => `${lowered(column)} LIKE :pattern ESCAPE '\\'`);
   const condition = `(${matches.join(' OR ')})`;
   const parameters: Record<string, string> = { pattern: containsPattern(term) };
   if (database === 'postgres' || [...term].length < MIN_INDEXED_TERM)
