@@ -17,9 +17,10 @@ export interface AssetCursor {
 /** Sort fields whose column is never null. */
 const REQUIRED_KEYS = new Set<AssetSortField>(['name', 'createdAt', 'updatedAt']);
 const TIMESTAMPS = new Set<AssetSortField>(['createdAt', 'updatedAt']);
-// A timestamp as either database writes it as text: SQLite's stored text, PostgreSQL's
-// timestamptz output (microseconds, offset).
-const TIMESTAMP = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(\.\d{1,6})?([+-]\d\d(:\d\d)?)?$/;
+// A timestamp as either database gives it as text: SQLite's stored text (ISO 8601, 'T' and 'Z'
+// optional), the service's PostgreSQL rendering (microseconds, offset).
+const TIMESTAMP =
+  /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(\.\d{1,6})?(Z|[+-]\d\d(:\d\d)?)?$/;
 // Text no column holds: PostgreSQL refuses NUL in text, and would answer an error.
 const CONTROL = /\p{Cc}/u;
 const MAX_KEY_LENGTH = 255;
