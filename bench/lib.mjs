@@ -39,17 +39,14 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
   const term = search?.toLowerCase();
   const conditions = [];
   const params = [];
-  if (term) {
-    // SQLite's trigram table first, for a term with trigrams; then the LIKEs.
-    if (db.kind === 'sqlite' && [...term].length >= 3) {
-      conditions.push(
-        'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH ?)',
-      );
-      params.push(`"${term.replace(/"/g, '""')}"`);
-    }
-    // LOWER is left out on SQLite, whose LIKE folds ASCII letters as LOWER does.
-    const lowered = (c) => (db.kind === 'sqlite' ? c : `LOWER(${c})`);
-    conditions.push(`(${columns.map((c) => `${lowered(c)} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+  if (term && db.kind === 'sqlite' && [...term].length >= 3) {
+    // SQLite's trigram table of the lowered columns, for a term with trigrams.
+    conditions.push(
+      'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH ?)',
+    );
+    params.push(`"${term.replace(/"/g, '""')}"`);
+  } else if (term) {
+    conditions.push(`(${columns.map((c) => `LOWER(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { BadRequestException } from '@nestjs/common';
 import { Buffer } from 'node:buffer';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
+import type { AssetSortField } from './dto/list-assets-query.dto.js';
 
 const raw = (content: unknown) => Buffer.from(JSON.stringify(content)).toString('base64url');
 
@@ -14,7 +15,7 @@ describe('asset list cursors', () => {
       { sort: 'risk_score', key: '42', id: 'y' },
       { sort: 'name', key: 'café ☕', id: 'z' },
     ]) {
-      const field = cursor.sort.replace(/^-/, '') as Parameters<typeof decodeCursor>[2];
+      const field = cursor.sort.replace(/^-/, '') as AssetSortField;
       const after = encodeCursor(cursor);
       expect(after).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(decodeCursor(after, cursor.sort, field)).toEqual(cursor);
@@ -31,8 +32,11 @@ describe('asset list cursors', () => {
     ['a numeric key', raw(['name', 5, 'a']), 'name'],
     ['a control character', raw(['name', 'a\nb', 'a']), 'name'],
     ['an id too long', raw(['name', 'a', 'i'.repeat(201)]), 'name'],
-  ] as const)('refuse %s, naming after', (_case, after, sort) => {
-    expect(() => decodeCursor(after, sort, sort)).toThrow(BadRequestException);
-    expect(() => decodeCursor(after, sort, sort)).toThrow(/\bafter\b/);
-  });
+  ] satisfies [string, string, AssetSortField][])(
+    'refuse %s, naming after',
+    (_case, after, sort) => {
+      expect(() => decodeCursor(after, sort, sort)).toThrow(BadRequestException);
+      expect(() => decodeCursor(after, sort, sort)).toThrow(/\bafter\b/);
+    },
+  );
 });

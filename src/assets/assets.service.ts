@@ -40,8 +40,7 @@ const COUNTED_ASSETS = {
   sqlite: 'SELECT total FROM asset_count',
   postgres: 'SELECT COALESCE(SUM(delta), 0) AS total FROM asset_count',
 };
-// SQLite's trigram index (migration AssetSearch): the assets holding every trigram of the term,
-// in order in one column; the LIKE that follows keeps exactly the substring matches.
+// SQLite's trigram index (migration AssetSearch): the assets whose lowered columns hold the term.
 const SEARCH_INDEX =
   'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH :phrase)';
 // Shorter terms have no trigram: SQLite scans for them.
@@ -76,27 +75,22 @@ function containsPattern(term: string): string {
 }
 
 /**
- * The condition of `search` (a case-insensitive substring of a searched column), exactly
- * LOWER(column) LIKE '%term%' on both databases, with its :named parameters. PostgreSQL answers
- * these LIKEs from its trigram index; SQLite from its FTS5 trigram table first, when the term
- * has trigrams.
+ * The condition of `search` (a case-insensitive substring of a searched column), with its
+ * :named parameters: LOWER(column) LIKE '%term%' on both databases, which PostgreSQL answers
+ * from its trigram index. On SQLite, a term of three characters or more is an FTS5 phrase
+ * instead, on a trigram table of the lowered columns compared case-sensitively (migration
+ * AssetSearch): it matches exactly where those LIKEs do, by index.
  */
 export function searchCondition(
   database: 'sqlite' | 'postgres',
   search: string,
 ): { condition: string; parameters: Record<string, string> } {
   const term = search.toLowerCase();
-  // SQLite's LOWER and LIKE both fold ASCII letters only, so that LIKE alone gives the same
-  // answers as over LOWER(column), without lowering every candidate's seven columns first.
-  const lowered = (column: string) => (database === 'postgres' ? `LOWER(${column})` : column);
-  const matches = SEARCHED_COLUMNS.map((column) => `${lowered(column)} LIKE :pattern ESCAPE '\\'`);
-  const condition = `(${matches.join(' OR ')})`;
-  const parameters: Record<string, string> = { pattern: containsPattern(term) };
-  if (database === 'postgres' || [...term].length < MIN_INDEXED_TERM)
-    return { condition, parameters };
-  // An FTS5 phrase: the term's trigrams in a row, quotes doubled.
-  parameters.phrase = `"${term.replace(/"/g, '""')}"`;
-  return { condition: `${SEARCH_INDEX} AND ${condition}`, parameters };
+  if (database === 'sqlite' && [...term].length >= MIN_INDEXED_TERM)
+    // The term's trigrams in a row, quotes doubled.
+    return { condition: SEARCH_INDEX, parameters: { phrase: `"${term.replace(/"/g, '""')}"` } };
+  const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
+  return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
 }
 
 /**
