@@ -28,7 +28,7 @@ const SORT_COLUMNS: Record<AssetSortField, string> = {
 };
 const SEARCHED_COLUMNS = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
 // Sort columns that are never null: the cursor's condition is a row comparison, which both
-// databases answer from the (created_at, id) index.
+// databases answer from the (created_at, id) index in the default order.
 const REQUIRED_SORT_COLUMNS = new Set(['name', 'created_at', 'updated_at']);
 const TIMESTAMP_COLUMNS = new Set(['created_at', 'updated_at']);
 

@@ -23,11 +23,16 @@ export class AssetCount1795527936777 implements MigrationInterface {
         BEGIN
           SELECT ${sign}COUNT(*) INTO change FROM changed;
           IF change <> 0 THEN
-            WITH folded AS (
-              DELETE FROM "asset_count"
-              WHERE "id" IN (SELECT "id" FROM "asset_count" FOR UPDATE SKIP LOCKED)
-              RETURNING "delta")
-            INSERT INTO "asset_count" ("delta") SELECT COALESCE(SUM("delta"), 0) + change FROM folded;
+            BEGIN
+              WITH folded AS (
+                DELETE FROM "asset_count"
+                WHERE "id" IN (SELECT "id" FROM "asset_count" FOR UPDATE SKIP LOCKED)
+                RETURNING "delta")
+              INSERT INTO "asset_count" ("delta") SELECT COALESCE(SUM("delta"), 0) + change FROM folded;
+            EXCEPTION WHEN serialization_failure THEN
+              -- A stricter isolation than read committed, a row folded meanwhile: no fold.
+              INSERT INTO "asset_count" ("delta") VALUES (change);
+            END;
           END IF;
           RETURN NULL;
         END $$`,
