@@ -50,12 +50,15 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  // The unfiltered total is kept by triggers in asset_count.
-  const count = where
-    ? `SELECT COUNT(*) AS n FROM assets ${where}`
-    : db.kind === 'sqlite'
+  // The unfiltered total is kept by triggers in asset_count; SQLite counts an indexed search
+  // in its trigram table alone.
+  const count = !where
+    ? db.kind === 'sqlite'
       ? 'SELECT total AS n FROM asset_count'
-      : 'SELECT COALESCE(SUM(delta), 0) AS n FROM asset_count';
+      : 'SELECT COALESCE(SUM(delta), 0) AS n FROM asset_count'
+    : where.includes('assets_search')
+      ? 'SELECT COUNT(*) AS n FROM assets_search WHERE assets_search MATCH ?'
+      : `SELECT COUNT(*) AS n FROM assets ${where}`;
   const [{ n }] = await db.all(count, where ? params : []);
   // One row more than the page, as the service reads, to know whether another follows.
   const rows = await db.all(

@@ -43,6 +43,9 @@ const COUNTED_ASSETS = {
 // SQLite's trigram index (migration AssetSearch): the assets whose lowered columns hold the term.
 const SEARCH_INDEX =
   'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH :phrase)';
+// The matches of a search alone, counted in that table: a row per asset, kept by triggers.
+const COUNT_SEARCH_INDEX =
+  'SELECT COUNT(*) AS total FROM assets_search WHERE assets_search MATCH :phrase';
 // Shorter terms have no trigram: SQLite scans for them.
 const MIN_INDEXED_TERM = 3;
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
@@ -91,6 +94,11 @@ export function searchCondition(
     return { condition: SEARCH_INDEX, parameters: { phrase: `"${term.replace(/"/g, '""')}"` } };
   const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
   return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
+}
+
+/** A count that need not read the assets, for the list's conditions, if any. */
+function countOnly(conditions: string[]): string | undefined {
+  return conditions.length === 1 && conditions[0] === SEARCH_INDEX ? COUNT_SEARCH_INDEX : undefined;
 }
 
 /**
@@ -173,7 +181,9 @@ export class AssetsService {
     const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
 
     const [counted] = await this.run<{ total: string | number }>(
-      where ? COUNT_ASSETS + where : COUNTED_ASSETS[this.database],
+      where === ''
+        ? COUNTED_ASSETS[this.database]
+        : (countOnly(conditions) ?? COUNT_ASSETS + where),
       parameters,
     );
     // One row more than the page: whether another page follows.
