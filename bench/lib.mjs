@@ -36,15 +36,36 @@ export function openRaw(url) {
 /** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities, services, sources. */
 export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
   const columns = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
-  const where = search
-    ? `WHERE (${columns.map((c) => `LOWER(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`
-    : '';
-  const params = search ? columns.map(() => `%${search.toLowerCase()}%`) : [];
-  const [{ n }] = await db.all(`SELECT COUNT(*) AS n FROM assets ${where}`, params);
+  const term = search?.toLowerCase();
+  const conditions = [];
+  const params = [];
+  if (term && db.kind === 'sqlite' && [...term].length >= 3) {
+    // SQLite's trigram table of the lowered columns, for a term with trigrams.
+    conditions.push(
+      'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH ?)',
+    );
+    params.push(`"${term.replace(/"/g, '""')}"`);
+  } else if (term) {
+    conditions.push(`(${columns.map((c) => `LOWER(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  // The unfiltered total is kept by triggers in asset_count; SQLite counts an indexed search
+  // in its trigram table alone.
+  const count = !where
+    ? db.kind === 'sqlite'
+      ? 'SELECT total AS n FROM asset_count'
+      : 'SELECT COALESCE(SUM(delta), 0) AS n FROM asset_count'
+    : where.includes('assets_search')
+      ? 'SELECT COUNT(*) AS n FROM assets_search WHERE assets_search MATCH ?'
+      : `SELECT COUNT(*) AS n FROM assets ${where}`;
+  const [{ n }] = await db.all(count, where ? params : []);
+  // One row more than the page, as the service reads, to know whether another follows.
   const rows = await db.all(
     `SELECT * FROM assets ${where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`,
-    [...params, limit, offset],
+    [...params, limit + 1, offset],
   );
+  rows.length = Math.min(rows.length, limit);
   /** The page's assets' rows of `sql` (its `?` the ids), grouped by asset_id through `map`. */
   const byAsset = async (sql, map) => {
     const grouped = new Map();
@@ -100,6 +121,49 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
       updatedAt: iso(row.updated_at),
     })),
     total: Number(n),
+  };
+}
+
+/**
+ * The walks of the graph routes as the service runs them (`sql`: the built service's
+ * dist/graph/graph-sql.js), through the raw driver: the ids and hops each finds, without the
+ * assets' and relations' details that the service then loads.
+ */
+export function graphQueries(db, sql) {
+  const postgres = db.kind === 'postgres';
+  const prepared = new Map();
+  // :named parameters: better-sqlite3 binds them as they are; pg takes $1, $2... (not ::casts).
+  const run = async (text, parameters) => {
+    if (!postgres) {
+      if (!prepared.has(text)) prepared.set(text, db.prepare(text));
+      return prepared.get(text).all(parameters);
+    }
+    const names = [];
+    const numbered = text.replace(/(?<!:):(\w+)/g, (_match, name) => {
+      if (!names.includes(name)) names.push(name);
+      return `$${names.indexOf(name) + 1}`;
+    });
+    return (
+      await db.pool.query(
+        numbered,
+        names.map((name) => parameters[name]),
+      )
+    ).rows;
+  };
+  return {
+    async neighbourhood(start, depth) {
+      const [assets, relations] = await Promise.all([
+        run(sql.neighbourhoodAssets(false), { start, depth }),
+        run(sql.neighbourhoodRelations(false), { start, depth }),
+      ]);
+      return { assets, relations };
+    },
+    async path(from, to, maxDepth) {
+      const [found] = await run(sql.PATH_LENGTH, { from, to, maxDepth });
+      return found ? run(sql.PATH_STEPS, { from, to, maxDepth: Number(found.hops) }) : [];
+    },
+    reachable: (start, maxDepth, port) =>
+      run(sql.reachableAssets(postgres, false), { start, maxDepth, port }),
   };
 }
 

@@ -227,7 +227,13 @@ export async function createApp(
         'X-Request-Id',
         'Idempotency-Key',
       ],
-      exposedHeaders: ['X-Total-Count', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+      exposedHeaders: [
+        'X-Total-Count',
+        'Link',
+        'Retry-After',
+        'X-Request-Id',
+        'Idempotent-Replayed',
+      ],
     });
   }
   // No enableShutdownHooks: main.ts runs the shutdown sequence (common/lifecycle) itself.

@@ -9,6 +9,9 @@ export const MAX_ASSET_ID_LENGTH = 200;
 @Entity('assets')
 // Default order of the list: creation time, ties broken by id.
 @Index(['createdAt', 'id'])
+// PostgreSQL's trigram index of the searched columns, made by migration AssetSearch: TypeORM
+// cannot declare it, and leaves it alone (SQLite's is a table of its own).
+@Index('IDX_assets_search', { synchronize: false })
 export class Asset {
   @PrimaryColumn({ type: 'varchar', length: MAX_ASSET_ID_LENGTH })
   id: string;

@@ -1,4 +1,5 @@
 import {
+  BadRequestException,
   Body,
   Controller,
   Delete,
@@ -9,6 +10,8 @@ import {
   Post,
   Put,
   Query,
+  Req,
+  Res,
 } from '@nestjs/common';
 import {
   ApiCreatedResponse,
@@ -18,12 +21,14 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Roles } from '../common/decorators/roles.decorator.js';
 import {
   ApiAuthenticated,
   ApiErrorResponses,
   ApiJsonBodyErrors,
 } from '../common/openapi/api-error-responses.decorator.js';
+import { NEXT_LINK_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
 import { AssetsService } from './assets.service.js';
 import { AssetListResponse } from './dto/asset-list-response.dto.js';
@@ -39,6 +44,15 @@ const ASSET_ID = ApiParam({
 const EDITOR_ONLY = 'The caller is a viewer: writing assets requires the editor role';
 const NO_ASSET = { status: 404, description: 'No asset has this id' } as const;
 
+/** The RFC 8288 link to the page after: the request's own query, `after` in place of `offset`. */
+function nextLink(url: string, after: string): string {
+  const [path, search = ''] = url.split('?', 2);
+  const query = new URLSearchParams(search);
+  query.delete('offset');
+  query.set('after', after);
+  return `<${path}?${query.toString()}>; rel="next"`;
+}
+
 /** Everyone signed in reads; editors and admins write. */
 @ApiTags('assets')
 @ApiAuthenticated()
@@ -49,12 +63,26 @@ export class AssetsController {
   @Get()
   @ApiOperation({
     summary: 'List assets',
-    description: 'One page of the assets matching the filters, and how many match in all.',
+    description:
+      'One page of the assets matching the filters, and how many match in all. When more follow, the `Link` header holds the next page (`rel="next"`): the same query with the cursor `after` in place of `offset`, which a client walking every asset follows to the end, at the same cost per page however deep.',
   })
-  @ApiOkResponse({ type: AssetListResponse })
-  @ApiErrorResponses({ status: 400, description: 'A query parameter is unknown or invalid' })
-  list(@Query() query: ListAssetsQueryDto): Promise<AssetListResponse> {
-    return this.assets.list(query);
+  @ApiOkResponse({ type: AssetListResponse, headers: NEXT_LINK_HEADER })
+  @ApiErrorResponses({
+    status: 400,
+    description:
+      'A query parameter is unknown or invalid, `after` is not a cursor of this sort, or comes with `offset`',
+  })
+  async list(
+    @Query() query: ListAssetsQueryDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AssetListResponse> {
+    const given = request.query as Record<string, unknown>;
+    if (query.after !== undefined && given.offset !== undefined)
+      throw new BadRequestException('after cannot be combined with offset');
+    const { assets, total, next } = await this.assets.list(query);
+    if (next !== undefined) void reply.header('Link', nextLink(request.url, next));
+    return { assets, total };
   }
 
   @Get(':id')

@@ -5,6 +5,7 @@ import { AppDataSource } from '../database/app-data-source.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
+import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
@@ -26,11 +27,27 @@ const SORT_COLUMNS: Record<AssetSortField, string> = {
   updatedAt: 'updated_at',
 };
 const SEARCHED_COLUMNS = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
+// Sort columns that are never null: the cursor's condition is a row comparison, which both
+// databases answer from the (created_at, id) index in the default order.
+const REQUIRED_SORT_COLUMNS = new Set(['name', 'created_at', 'updated_at']);
+const TIMESTAMP_COLUMNS = new Set(['created_at', 'updated_at']);
 
 // The list is the hottest read: its queries are written out rather than built by TypeORM,
 // whose query building costs more than running them.
 const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
-const SELECT_ASSETS = 'SELECT * FROM assets';
+// The unfiltered total, kept by triggers (migrations AssetCount): no scan of the table.
+const COUNTED_ASSETS = {
+  sqlite: 'SELECT total FROM asset_count',
+  postgres: 'SELECT COALESCE(SUM(delta), 0) AS total FROM asset_count',
+};
+// SQLite's trigram index (migration AssetSearch): the assets whose lowered columns hold the term.
+const SEARCH_INDEX =
+  'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH :phrase)';
+// The matches of a search alone, counted in that table: a row per asset, kept by triggers.
+const COUNT_SEARCH_INDEX =
+  'SELECT COUNT(*) AS total FROM assets_search WHERE assets_search MATCH :phrase';
+// Shorter terms have no trigram: SQLite scans for them.
+const MIN_INDEXED_TERM = 3;
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
 const SELECT_ASSETS_BY_ID = 'SELECT * FROM assets WHERE id IN (:...ids)';
 // Ids bound by one IN list: well within the parameters either database takes in a statement.
@@ -57,18 +74,66 @@ const SERVICES_PER_INSERT = 1000;
 
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * The condition of `search` (a case-insensitive substring of a searched column), with its
+ * :named parameters: LOWER(column) LIKE '%term%' on both databases, which PostgreSQL answers
+ * from its trigram index. On SQLite, a term of three characters or more is an FTS5 phrase
+ * instead, on a trigram table of the lowered columns compared case-sensitively (migration
+ * AssetSearch): it matches exactly where those LIKEs do, by index.
+ */
+export function searchCondition(
+  database: 'sqlite' | 'postgres',
+  search: string,
+): { condition: string; parameters: Record<string, string> } {
+  const term = search.toLowerCase();
+  if (database === 'sqlite' && [...term].length >= MIN_INDEXED_TERM)
+    // The term's trigrams in a row, quotes doubled.
+    return { condition: SEARCH_INDEX, parameters: { phrase: `"${term.replace(/"/g, '""')}"` } };
+  const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
+  return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
+}
+
+/** A count that need not read the assets, for the list's conditions, if any. */
+function countOnly(conditions: string[]): string | undefined {
+  return conditions.length === 1 && conditions[0] === SEARCH_INDEX ? COUNT_SEARCH_INDEX : undefined;
+}
+
+/**
+ * The page's condition that it starts after the cursor's asset, in the list's order (`column`
+ * ascending nulls last, or descending nulls first; then id): on :afterKey and :afterId.
+ */
+function afterCondition(column: string, descending: boolean, key: string | null): string {
+  if (REQUIRED_SORT_COLUMNS.has(column) && !descending)
+    return `(${column}, id) > (:afterKey, :afterId)`;
+  const tie = `id > :afterId`;
+  if (key === null)
+    return descending
+      ? `((${column} IS NULL AND ${tie}) OR ${column} IS NOT NULL)`
+      : `(${column} IS NULL AND ${tie})`;
+  return descending
+    ? `(${column} < :afterKey OR (${column} = :afterKey AND ${tie}))`
+    : `(${column} > :afterKey OR (${column} = :afterKey AND ${tie}) OR ${column} IS NULL)`;
 }
 
 @Injectable()
 export class AssetsService {
+  private readonly database: 'sqlite' | 'postgres';
+
   constructor(
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
     @InjectDataSource() private readonly dataSource: AppDataSource,
-  ) {}
+  ) {
+    this.database = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+  }
 
-  /** One page and the filtered total, in five queries whatever the page size. */
-  async list(query: ListAssetsQueryDto): Promise<AssetListResponse> {
+  /**
+   * One page, the filtered total and, when more assets follow, the cursor of the next page: in
+   * five queries whatever the page size.
+   */
+  async list(query: ListAssetsQueryDto): Promise<AssetListPage> {
     const conditions: string[] = [];
     const parameters: Record<string, unknown> = {};
     if (query.type !== undefined) {
@@ -92,25 +157,57 @@ export class AssetsService {
       parameters.service = query.service;
     }
     if (query.search) {
-      const matches = SEARCHED_COLUMNS.map(
-        (column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`,
-      );
-      conditions.push(`(${matches.join(' OR ')})`);
-      parameters.pattern = containsPattern(query.search);
+      const search = searchCondition(this.database, query.search);
+      conditions.push(search.condition);
+      Object.assign(parameters, search.parameters);
     }
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
 
-    const descending = query.sort?.startsWith('-') ?? false;
-    const field = (query.sort?.replace(/^-/, '') ?? 'createdAt') as AssetSortField;
+    const sort = query.sort ?? 'createdAt';
+    const descending = sort.startsWith('-');
+    const field = sort.replace(/^-/, '') as AssetSortField;
+    const column = SORT_COLUMNS[field];
     // Nulls sort as the largest value on both databases; id makes the order total.
-    const order = `${SORT_COLUMNS[field]} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
+    const order = `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
 
-    const [counted] = await this.run<{ total: string | number }>(COUNT_ASSETS + where, parameters);
-    const rows = await this.run<StoredAssetRow>(
-      `${SELECT_ASSETS}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
-      { ...parameters, limit: query.limit, offset: query.offset },
+    const pageConditions = [...conditions];
+    if (query.after !== undefined) {
+      const cursor = decodeCursor(query.after, sort, field);
+      pageConditions.push(afterCondition(column, descending, cursor.key));
+      parameters.afterKey =
+        field === 'risk_score' && cursor.key !== null ? Number(cursor.key) : cursor.key;
+      parameters.afterId = cursor.id;
+    }
+    const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
+
+    const [counted] = await this.run<{ total: string | number }>(
+      where === ''
+        ? COUNTED_ASSETS[this.database]
+        : (countOnly(conditions) ?? COUNT_ASSETS + where),
+      parameters,
     );
-    return { assets: await this.withDetails(rows), total: Number(counted.total) };
+    // One row more than the page: whether another page follows.
+    const rows = await this.run<StoredAssetRow & { sort_key: string | null }>(
+      `SELECT *, ${this.sortKey(column)} AS sort_key FROM assets${pageWhere} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
+      { ...parameters, limit: query.limit + 1, offset: query.offset },
+    );
+    let next: string | undefined;
+    if (rows.length > query.limit) {
+      rows.length = query.limit;
+      const last = rows[rows.length - 1];
+      next = encodeCursor({ sort, key: last.sort_key, id: last.id });
+    }
+    return { assets: await this.withDetails(rows), total: Number(counted.total), next };
+  }
+
+  /**
+   * The sort key as text for the cursor, exact: PostgreSQL's timestamps to the microsecond, in
+   * UTC with the offset said, whatever the session's DateStyle and TimeZone.
+   */
+  private sortKey(column: string): string {
+    if (this.database === 'postgres' && TIMESTAMP_COLUMNS.has(column))
+      return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00'`;
+    return `CAST(${column} AS TEXT)`;
   }
 
   async get(id: string): Promise<AssetResponse> {
@@ -257,6 +354,11 @@ export class AssetsService {
       }),
     );
   }
+}
+
+/** A page of the list, and the cursor of the page after it, if any. */
+export interface AssetListPage extends AssetListResponse {
+  next?: string;
 }
 
 /** Rows of several assets, mapped and grouped by asset id, in their order. */

@@ -21,6 +21,8 @@ export const ASSET_SORT_FIELDS = [
   'updatedAt',
 ] as const;
 export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
+// Room for a cursor of the longest sort key and id (base64url of JSON: 4/3 of its text, escapes).
+const MAX_CURSOR_LENGTH = 2048;
 const SORT_VALUES = ASSET_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
 /** The list's paging (`limit` 1 to 1000, default 100; `offset`), filters and order. */
@@ -74,6 +76,16 @@ export class ListAssetsQueryDto extends PageQueryDto {
     example: 'https',
   })
   service?: string;
+
+  /** Where the page starts: the cursor of the `next` link of the page before. */
+  @IsOptionalText(MAX_CURSOR_LENGTH)
+  @ApiPropertyOptional({
+    maxLength: MAX_CURSOR_LENGTH,
+    description:
+      'Keyset paging: the page starts after the asset this opaque cursor names, in the same sort. Take it from the `Link` header\'s `rel="next"` link of the page before; not with `offset`',
+    example: 'WyJjcmVhdGVkQXQiLCIyMDI2LTExLTI0IDEzOjQyOjM3LjEyMyIsImhvc3QtMSJd',
+  })
+  after?: string;
 
   /** A field, `-` in front for descending. */
   @IsOptional()

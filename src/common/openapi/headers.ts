@@ -29,6 +29,15 @@ export const TOTAL_COUNT_HEADER: HeadersObject = {
   'X-Total-Count': integer('How many items match, before paging'),
 };
 
+/** Sent by a list that pages by cursor, when another page follows. */
+export const NEXT_LINK_HEADER: HeadersObject = {
+  Link: {
+    description:
+      'The next page, as an RFC 8288 link relative to the API\'s origin: `</api/assets?limit=100&after=...>; rel="next"`. Absent on the last page',
+    schema: { type: 'string' },
+  },
+};
+
 /** Sent with every answer (src/common/logging/request-id.ts). */
 export const REQUEST_ID_HEADER: HeadersObject = {
   'X-Request-Id': {
