@@ -1,5 +1,5 @@
 // Baseline for the HTTP figures: a bare Fastify server answering the same JSON, running the
-// same SQL through the raw driver (for the graph routes, the walks' rows only). Usage: node bench/baseline-server.mjs <port, 0 for any> <database url>;
+// same SQL through the raw driver. Usage: node bench/baseline-server.mjs <port, 0 for any> <database url>;
 // sends its port to the parent process once listening.
 import Fastify from 'fastify';
 import { graphQueries, listAssets, openRaw } from './lib.mjs';
@@ -19,7 +19,11 @@ app.get('/api/assets', async (request) => {
   return listAssets(db, { limit: Number(limit ?? 100), offset: Number(offset ?? 0), search });
 });
 // The graph routes' walks, from the built service's SQL (bench/run.mjs builds it first).
-const graph = graphQueries(db, await import('../dist/graph/graph-sql.js'));
+const graph = graphQueries(
+  db,
+  await import('../dist/graph/graph-sql.js'),
+  await import('../dist/graph/graph-walks.js'),
+);
 app.get('/api/assets/:id/graph', async (request) =>
   graph.neighbourhood(request.params.id, Number(request.query.depth ?? 1)),
 );

@@ -66,7 +66,12 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     [...params, limit + 1, offset],
   );
   rows.length = Math.min(rows.length, limit);
-  /** The page's assets' rows of `sql` (its `?` the ids), grouped by asset_id through `map`. */
+  return { assets: await assetsAsAnswered(db, rows), total: Number(n) };
+}
+
+/** Asset rows as the API answers them, with their vulnerabilities, services and sources. */
+async function assetsAsAnswered(db, rows) {
+  /** The rows' assets' rows of `sql` (its `?` the ids), grouped by asset_id through `map`. */
   const byAsset = async (sql, map) => {
     const grouped = new Map();
     if (!rows.length) return grouped;
@@ -95,41 +100,67 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     'SELECT asset_id, source FROM asset_sources WHERE asset_id IN (?) ORDER BY asset_id, position',
     (s) => s.source,
   );
-  const iso = (value) =>
-    value === null
-      ? null
-      : new Date(typeof value === 'string' ? `${value.replace(' ', 'T')}Z` : value).toISOString();
-  return {
-    assets: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      ip: row.ip,
-      type: row.type,
-      vendor: row.vendor,
-      model: row.model,
-      risk_score: row.risk_score,
-      site: row.site,
-      os_version: row.os_version,
-      source: row.source,
-      vulnerabilities: vulnerabilities.get(row.id) ?? [],
-      services: services.get(row.id) ?? [],
-      origin: row.origin,
-      sources: sources.get(row.id) ?? [],
-      firstSeenAt: iso(row.first_seen_at),
-      lastSeenAt: iso(row.last_seen_at),
-      createdAt: iso(row.created_at),
-      updatedAt: iso(row.updated_at),
-    })),
-    total: Number(n),
-  };
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    ip: row.ip,
+    type: row.type,
+    vendor: row.vendor,
+    model: row.model,
+    risk_score: row.risk_score,
+    site: row.site,
+    os_version: row.os_version,
+    source: row.source,
+    vulnerabilities: vulnerabilities.get(row.id) ?? [],
+    services: services.get(row.id) ?? [],
+    origin: row.origin,
+    sources: sources.get(row.id) ?? [],
+    firstSeenAt: iso(row.first_seen_at),
+    lastSeenAt: iso(row.last_seen_at),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  }));
+}
+
+/** Relation rows as the API answers them. */
+function relationsAsAnswered(rows) {
+  return rows.map((row) => ({
+    id: row.id,
+    sourceAssetId: row.source_asset_id,
+    targetAssetId: row.target_asset_id,
+    type: row.type,
+    direction: row.direction,
+    protocol: row.protocol,
+    toPorts: row.to_ports,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  }));
+}
+
+/** A stored timestamp (SQLite's text in UTC, or PostgreSQL's Date) as ISO 8601. */
+function iso(value) {
+  return value === null
+    ? null
+    : new Date(typeof value === 'string' ? `${value.replace(' ', 'T')}Z` : value).toISOString();
+}
+
+/** The rows of `table` with these ids, in the order given. */
+async function rowsByIds(db, table, ids) {
+  if (!ids.length) return [];
+  const rows = await db.all(
+    `SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
- * The walks of the graph routes as the service runs them (`sql`: the built service's
- * dist/graph/graph-sql.js), through the raw driver: the ids and hops each finds, without the
- * assets' and relations' details that the service then loads.
+ * The graph routes as the service answers them, through the raw driver: the walk's SQL (`sql`:
+ * the built service's dist/graph/graph-sql.js, `walks`: its dist/graph/graph-walks.js), then
+ * the assets and relations it found, shaped as the API answers them.
  */
-export function graphQueries(db, sql) {
+export function graphQueries(db, sql, walks) {
   const postgres = db.kind === 'postgres';
   const prepared = new Map();
   // :named parameters: better-sqlite3 binds them as they are; pg takes $1, $2... (not ::casts).
@@ -150,20 +181,41 @@ export function graphQueries(db, sql) {
       )
     ).rows;
   };
+  const assets = async (ids) => assetsAsAnswered(db, await rowsByIds(db, 'assets', ids));
+  const relations = async (ids) => relationsAsAnswered(await rowsByIds(db, 'relations', ids));
   return {
     async neighbourhood(start, depth) {
-      const [assets, relations] = await Promise.all([
+      const [reached, found] = await Promise.all([
         run(sql.neighbourhoodAssets(false), { start, depth }),
         run(sql.neighbourhoodRelations(false), { start, depth }),
       ]);
-      return { assets, relations };
+      const hops = walks.hopsById(reached);
+      return {
+        assets: await assets(walks.nearestFirst(hops)),
+        relations: (await relations(found.map((row) => row.id))).sort((a, b) =>
+          walks.oldestFirst(
+            { id: a.id, createdAt: new Date(a.createdAt) },
+            { id: b.id, createdAt: new Date(b.createdAt) },
+          ),
+        ),
+      };
     },
     async path(from, to, maxDepth) {
       const [found] = await run(sql.PATH_LENGTH, { from, to, maxDepth });
-      return found ? run(sql.PATH_STEPS, { from, to, maxDepth: Number(found.hops) }) : [];
+      if (!found) return null;
+      const steps = await run(sql.PATH_STEPS, { from, to, maxDepth: Number(found.hops) });
+      const walk = walks.pickWalk(steps, from, to);
+      return { assets: await assets(walk.assetIds), relations: await relations(walk.relationIds) };
     },
-    reachable: (start, maxDepth, port) =>
-      run(sql.reachableAssets(postgres, false), { start, maxDepth, port }),
+    async reachable(start, maxDepth, port) {
+      const hops = walks.hopsById(
+        await run(sql.reachableAssets(postgres, false), { start, maxDepth, port }),
+      );
+      hops.delete(start);
+      return (await assets([...hops.keys()]))
+        .map((asset) => ({ asset, hops: hops.get(asset.id) }))
+        .sort(walks.compareReached);
+    },
   };
 }
 

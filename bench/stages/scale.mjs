@@ -222,7 +222,7 @@ export default {
           ),
         );
         await paired(
-          `${figure}, ${count} assets / its walk's SQL, bare Fastify + raw driver (req/s)`,
+          `${figure}, ${count} assets / the same SQL, bare Fastify + raw driver (req/s)`,
           (d) => load(url, big.service.auth, d),
           (d) => load(`http://127.0.0.1:${port}${route}`, {}, d),
           0.3,
