@@ -5,5 +5,6 @@ import formats from './formats.mjs';
 import http from './http.mjs';
 import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
+import ui from './ui.mjs';
 
-export const stages = [ingest, largeBody, formats, http];
+export const stages = [ingest, largeBody, formats, http, ui];
