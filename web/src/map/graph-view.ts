@@ -23,6 +23,12 @@ const LABEL_SCALE = 0.55;
 const MAX_LABELS = 600;
 /** How long the view must be still after a pan or zoom before it is drawn in full again. */
 const SETTLE_MS = 150;
+/** Shapes per drawing step, and the time a frame gives to steps. */
+const STEP_SIZE = 500;
+/** A map this small (nodes and edges) is drawn at once. */
+const IMMEDIATE_LIMIT = 2000;
+const FRAME_BUDGET_MS = 12;
+const LEVELS = ['none', 'low', 'medium', 'high'] as const;
 
 export interface ViewEvents {
   select(id: string | null): void;
@@ -52,8 +58,15 @@ export class GraphView {
   private readonly resize: ResizeObserver;
   private readonly abort = new AbortController();
   /** The last full drawing and the view it was drawn at, moved and scaled while panning. */
-  private readonly cache = document.createElement('canvas');
+  private cache = document.createElement('canvas');
+  /** Where a drawing in steps goes until it is complete. */
+  private back = document.createElement('canvas');
   private cached: { scale: number; tx: number; ty: number } | null = null;
+  private job: {
+    steps: ((context: CanvasRenderingContext2D) => void)[];
+    next: number;
+    view: { scale: number; tx: number; ty: number };
+  } | null = null;
   private settle = 0;
   private quick = false;
 
@@ -91,15 +104,18 @@ export class GraphView {
     if (this.frame === 0) {
       this.frame = requestAnimationFrame(() => {
         this.frame = 0;
-        if (this.quick && this.cached) this.blit();
-        else this.draw();
+        if (this.quick && this.cached) {
+          // The view moved: a drawing under way is for the old view.
+          this.job = null;
+          this.blit();
+        } else this.draw(this.dragging);
       });
     }
     clearTimeout(this.settle);
     if (quick) this.settle = window.setTimeout(() => this.render(), SETTLE_MS);
   }
 
-  private blit(): void {
+  private blit(measure = true): void {
     const started = performance.now();
     const cached = this.cached!;
     const ratio = window.devicePixelRatio || 1;
@@ -114,7 +130,7 @@ export class GraphView {
       this.cache.width * k,
       this.cache.height * k,
     );
-    performance.measure('asset-map:draw', { start: started, end: performance.now() });
+    if (measure) performance.measure('asset-map:draw', { start: started, end: performance.now() });
   }
 
   zoomBy(factor: number, cx = this.width / 2, cy = this.height / 2): void {
@@ -173,48 +189,109 @@ export class GraphView {
     this.height = height;
     this.canvas.width = Math.round(width * ratio);
     this.canvas.height = Math.round(height * ratio);
-    this.cache.width = this.canvas.width;
-    this.cache.height = this.canvas.height;
+    for (const buffer of [this.cache, this.back]) {
+      buffer.width = this.canvas.width;
+      buffer.height = this.canvas.height;
+    }
     this.cached = null;
+    this.job = null;
     this.render();
   }
 
-  private draw(): void {
-    const started = performance.now();
-    const context = this.cache.getContext('2d')!;
+  /**
+   * Draws the whole view. Small maps are drawn at once; a large one is drawn as a list of
+   * bounded steps (a few thousand shapes each) spread over frames into a back buffer, while the
+   * screen keeps showing the last drawing, so no frame waits for all 5,000 nodes at once.
+   */
+  private draw(immediate = false): void {
+    this.job = null;
+    const view = { scale: this.scale, tx: this.tx, ty: this.ty };
+    const steps = this.steps(view);
+    const context = this.back.getContext('2d')!;
     const ratio = window.devicePixelRatio || 1;
     context.setTransform(1, 0, 0, 1, 0, 0);
-    context.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    context.clearRect(0, 0, this.back.width, this.back.height);
     context.setTransform(
-      ratio * this.scale,
+      ratio * view.scale,
       0,
       0,
-      ratio * this.scale,
-      ratio * this.tx,
-      ratio * this.ty,
+      ratio * view.scale,
+      ratio * view.tx,
+      ratio * view.ty,
     );
+    const job = { steps, next: 0, view };
+    if (immediate || this.nodes.size + this.edges.size <= IMMEDIATE_LIMIT || !this.cached) {
+      const started = performance.now();
+      for (const step of steps) step(context);
+      this.finish(job);
+      performance.measure('asset-map:draw', { start: started, end: performance.now() });
+    } else {
+      this.job = job;
+      this.continueJob();
+    }
+  }
 
+  private continueJob(): void {
+    const job = this.job;
+    if (!job) return;
+    const started = performance.now();
+    const context = this.back.getContext('2d')!;
+    // Reading a pixel makes the canvas paint what it was told now, inside this frame's budget.
+    while (job.next < job.steps.length && performance.now() - started < FRAME_BUDGET_MS) {
+      job.steps[job.next++](context);
+      context.getImageData(0, 0, 1, 1);
+    }
+    if (job.next < job.steps.length) requestAnimationFrame(() => this.continueJob());
+    else this.finish(job);
+    performance.measure('asset-map:draw', { start: started, end: performance.now() });
+  }
+
+  private finish(job: { view: { scale: number; tx: number; ty: number } }): void {
+    this.job = null;
+    [this.cache, this.back] = [this.back, this.cache];
+    this.cached = job.view;
+    this.blit(false);
+  }
+
+  /** The drawing of the view, as steps of at most STEP_SIZE shapes each. */
+  private steps(view: {
+    scale: number;
+    tx: number;
+    ty: number;
+  }): ((context: CanvasRenderingContext2D) => void)[] {
+    const { scale, tx, ty } = view;
+    const steps: ((context: CanvasRenderingContext2D) => void)[] = [];
     // The world rectangle in view, with a node's width to spare.
     const pad = RADIUS * 2;
-    const left = -this.tx / this.scale - pad;
-    const top = -this.ty / this.scale - pad;
-    const right = (this.width - this.tx) / this.scale + pad;
-    const bottom = (this.height - this.ty) / this.scale + pad;
+    const left = -tx / scale - pad;
+    const top = -ty / scale - pad;
+    const right = (this.width - tx) / scale + pad;
+    const bottom = (this.height - ty) / scale + pad;
     const inView = (node: MapNode) =>
       node.x >= left && node.x <= right && node.y >= top && node.y <= bottom;
+    const thin = Math.min(scale, 1);
 
-    const plain = new Path2D();
+    const edgeStep =
+      (path: Path2D, arrows: Path2D, marked: boolean) => (context: CanvasRenderingContext2D) => {
+        context.lineWidth = (marked ? 4 : 1.2) / thin;
+        context.strokeStyle = marked ? EDGE_HIGHLIGHT : EDGE;
+        context.stroke(path);
+        context.fillStyle = marked ? EDGE_HIGHLIGHT : EDGE;
+        context.fill(arrows);
+      };
+    let plain = new Path2D();
+    let arrows = new Path2D();
+    let count = 0;
     const marked = new Path2D();
-    const arrows = new Path2D();
     const markedArrows = new Path2D();
     const labelled: [Relation, MapNode, MapNode][] = [];
-    const showDetail = this.scale >= LABEL_SCALE;
+    const showDetail = scale >= LABEL_SCALE;
     for (const edge of this.edges.values()) {
       const from = this.nodes.get(edge.sourceAssetId);
       const to = this.nodes.get(edge.targetAssetId);
       if (!from || !to) continue;
       if (!inView(from) && !inView(to)) {
-        // Both ends out of view: drawn only if the line crosses the view, roughly.
+        // Both ends out of view: drawn only if the line may cross the view.
         if (Math.max(from.x, to.x) < left || Math.min(from.x, to.x) > right) continue;
         if (Math.max(from.y, to.y) < top || Math.min(from.y, to.y) > bottom) continue;
       }
@@ -222,92 +299,87 @@ export class GraphView {
       const path = isMarked ? marked : plain;
       path.moveTo(from.x, from.y);
       path.lineTo(to.x, to.y);
-      if (edge.direction === 'mono' && this.scale >= 0.25) {
+      if (edge.direction === 'mono' && scale >= 0.25) {
         arrowHead(isMarked ? markedArrows : arrows, from, to);
       }
       if (showDetail && (edge.protocol || edge.toPorts) && labelled.length < MAX_LABELS) {
         labelled.push([edge, from, to]);
       }
+      if (!isMarked && ++count % STEP_SIZE === 0) {
+        steps.push(edgeStep(plain, arrows, false));
+        plain = new Path2D();
+        arrows = new Path2D();
+      }
     }
-    context.lineWidth = 1.2 / Math.min(this.scale, 1);
-    context.strokeStyle = EDGE;
-    context.stroke(plain);
-    context.fillStyle = EDGE;
-    context.fill(arrows);
-    context.lineWidth = 4 / Math.min(this.scale, 1);
-    context.strokeStyle = EDGE_HIGHLIGHT;
-    context.stroke(marked);
-    context.fillStyle = EDGE_HIGHLIGHT;
-    context.fill(markedArrows);
+    steps.push(edgeStep(plain, arrows, false));
+    steps.push(edgeStep(marked, markedArrows, true));
 
-    const byColour = {
-      none: new Path2D(),
-      low: new Path2D(),
-      medium: new Path2D(),
-      high: new Path2D(),
-    };
-    const rings = new Path2D();
-    const visible: MapNode[] = [];
     // Far out, squares are as good as circles, and plain rectangles are the cheapest to fill.
-    const squares = this.scale < 0.3;
-    const squaresByColour = {
-      none: [] as MapNode[],
-      low: [] as MapNode[],
-      medium: [] as MapNode[],
-      high: [] as MapNode[],
+    const squares = scale < 0.3;
+    const visible: MapNode[] = [];
+    const rings = new Path2D();
+    let batch: MapNode[] = [];
+    const nodeStep = (nodes: MapNode[]) => (context: CanvasRenderingContext2D) => {
+      for (const level of LEVELS) {
+        context.fillStyle = COLOURS[level];
+        const path = new Path2D();
+        for (const node of nodes) {
+          if (riskLevel(node.asset.risk_score) !== level) continue;
+          if (squares) context.fillRect(node.x - RADIUS, node.y - RADIUS, RADIUS * 2, RADIUS * 2);
+          else {
+            path.moveTo(node.x + RADIUS, node.y);
+            path.arc(node.x, node.y, RADIUS, 0, Math.PI * 2);
+          }
+        }
+        if (!squares) context.fill(path);
+      }
     };
     for (const node of this.nodes.values()) {
       if (!inView(node)) continue;
       visible.push(node);
-      const level = riskLevel(node.asset.risk_score);
-      if (squares) squaresByColour[level].push(node);
-      else {
-        byColour[level].moveTo(node.x + RADIUS, node.y);
-        byColour[level].arc(node.x, node.y, RADIUS, 0, Math.PI * 2);
+      batch.push(node);
+      if (batch.length === STEP_SIZE) {
+        steps.push(nodeStep(batch));
+        batch = [];
       }
       if (this.highlight.nodes.has(node.asset.id)) {
         rings.moveTo(node.x + RADIUS + 5, node.y);
         rings.arc(node.x, node.y, RADIUS + 5, 0, Math.PI * 2);
       }
     }
-    for (const level of ['none', 'low', 'medium', 'high'] as const) {
-      context.fillStyle = COLOURS[level];
-      context.fill(byColour[level]);
-      for (const node of squaresByColour[level]) {
-        context.fillRect(node.x - RADIUS, node.y - RADIUS, RADIUS * 2, RADIUS * 2);
-      }
-    }
-    context.lineWidth = 3 / Math.min(this.scale, 1);
-    context.strokeStyle = EDGE_HIGHLIGHT;
-    context.stroke(rings);
+    steps.push(nodeStep(batch));
+
     const selected = this.selected ? this.nodes.get(this.selected) : undefined;
-    if (selected) {
-      context.beginPath();
-      context.arc(selected.x, selected.y, RADIUS + 8, 0, Math.PI * 2);
-      context.strokeStyle = '#1a202c';
-      context.lineWidth = 2.5 / Math.min(this.scale, 1);
-      context.stroke();
-    }
+    steps.push((context) => {
+      context.lineWidth = 3 / thin;
+      context.strokeStyle = EDGE_HIGHLIGHT;
+      context.stroke(rings);
+      if (selected) {
+        context.beginPath();
+        context.arc(selected.x, selected.y, RADIUS + 8, 0, Math.PI * 2);
+        context.strokeStyle = '#1a202c';
+        context.lineWidth = 2.5 / thin;
+        context.stroke();
+      }
+    });
 
     if (showDetail && visible.length <= MAX_LABELS) {
-      context.font = '11px system-ui, sans-serif';
-      context.textAlign = 'center';
-      context.fillStyle = '#4a5568';
-      for (const [edge, from, to] of labelled) {
-        const text = [edge.protocol, edge.toPorts].filter(Boolean).join(' ');
-        context.fillText(text, (from.x + to.x) / 2, (from.y + to.y) / 2 - 3);
-      }
-      context.font = '12px system-ui, sans-serif';
-      context.fillStyle = '#1a202c';
-      for (const node of visible) {
-        context.fillText(node.asset.name, node.x, node.y + RADIUS + 13);
-      }
+      steps.push((context) => {
+        context.font = '11px system-ui, sans-serif';
+        context.textAlign = 'center';
+        context.fillStyle = '#4a5568';
+        for (const [edge, from, to] of labelled) {
+          const text = [edge.protocol, edge.toPorts].filter(Boolean).join(' ');
+          context.fillText(text, (from.x + to.x) / 2, (from.y + to.y) / 2 - 3);
+        }
+        context.font = '12px system-ui, sans-serif';
+        context.fillStyle = '#1a202c';
+        for (const node of visible) {
+          context.fillText(node.asset.name, node.x, node.y + RADIUS + 13);
+        }
+      });
     }
-    this.cached = { scale: this.scale, tx: this.tx, ty: this.ty };
-    this.context.setTransform(1, 0, 0, 1, 0, 0);
-    this.context.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    this.context.drawImage(this.cache, 0, 0);
-    performance.measure('asset-map:draw', { start: started, end: performance.now() });
+    return steps;
   }
 
   private toWorld(event: { clientX: number; clientY: number }): { x: number; y: number } {
@@ -325,6 +397,11 @@ export class GraphView {
       if ((node.x - x) ** 2 + (node.y - y) ** 2 <= reach) found = node.asset.id;
     }
     return found;
+  }
+
+  /** A node being dragged is drawn at once, every frame, where the pointer is. */
+  private get dragging(): boolean {
+    return this.drag?.kind === 'node' && this.drag.moved;
   }
 
   private pointerDown(event: PointerEvent): void {
