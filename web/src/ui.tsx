@@ -20,11 +20,11 @@ export function riskLevel(score: number | null): 'none' | 'low' | 'medium' | 'hi
 }
 
 /** The risk as a coloured badge with its number and level in words (colour is never alone). */
-export function RiskBadge({ score }: { score: number | null }) {
+export function RiskBadge({ score, label }: { score: number | null; label?: string }) {
   const level = riskLevel(score);
   return (
     <span class={`risk risk-${level}`} title={`risk ${level}`}>
-      {score === null ? '—' : score}
+      {label ?? (score === null ? '—' : score)}
       <span class="visually-hidden"> ({level === 'none' ? 'no risk score' : `${level} risk`})</span>
     </span>
   );

@@ -204,12 +204,13 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
                 {vulnerabilities.map((vulnerability) => (
                   <tr key={vulnerability.id}>
                     <td>
+                      {/* CVSS 0 to 10, coloured on the risk score's 0 to 100 scale. */}
                       <RiskBadge
                         score={
                           vulnerability.score === null ? null : Math.round(vulnerability.score * 10)
                         }
+                        label={vulnerability.score === null ? '—' : String(vulnerability.score)}
                       />
-                      <span class="score">{vulnerability.score ?? '—'}</span>
                     </td>
                     <td class="mono">{vulnerability.id}</td>
                     <td>{vulnerability.summary ?? ''}</td>
