@@ -62,6 +62,8 @@ export class GraphView {
   /** Where a drawing in steps goes until it is complete. */
   private back = document.createElement('canvas');
   private cached: { scale: number; tx: number; ty: number } | null = null;
+  /** The node being dragged, left out of the cached drawing. */
+  private lifted: string | null = null;
   private job: {
     steps: ((context: CanvasRenderingContext2D) => void)[];
     next: number;
@@ -108,7 +110,10 @@ export class GraphView {
           // The view moved: a drawing under way is for the old view.
           this.job = null;
           this.blit();
-        } else this.draw(this.dragging);
+        } else if (this.lifted && this.cached) {
+          this.blit();
+          this.drawLifted();
+        } else this.draw();
       });
     }
     clearTimeout(this.settle);
@@ -251,6 +256,7 @@ export class GraphView {
     [this.cache, this.back] = [this.back, this.cache];
     this.cached = job.view;
     this.blit(false);
+    if (this.lifted) this.drawLifted();
   }
 
   /** The drawing of the view, as steps of at most STEP_SIZE shapes each. */
@@ -290,6 +296,7 @@ export class GraphView {
       const from = this.nodes.get(edge.sourceAssetId);
       const to = this.nodes.get(edge.targetAssetId);
       if (!from || !to) continue;
+      if (edge.sourceAssetId === this.lifted || edge.targetAssetId === this.lifted) continue;
       if (!inView(from) && !inView(to)) {
         // Both ends out of view: drawn only if the line may cross the view.
         if (Math.max(from.x, to.x) < left || Math.min(from.x, to.x) > right) continue;
@@ -335,7 +342,7 @@ export class GraphView {
       }
     };
     for (const node of this.nodes.values()) {
-      if (!inView(node)) continue;
+      if (!inView(node) || node.asset.id === this.lifted) continue;
       visible.push(node);
       batch.push(node);
       if (batch.length === STEP_SIZE) {
@@ -349,7 +356,8 @@ export class GraphView {
     }
     steps.push(nodeStep(batch));
 
-    const selected = this.selected ? this.nodes.get(this.selected) : undefined;
+    const selected =
+      this.selected && this.selected !== this.lifted ? this.nodes.get(this.selected) : undefined;
     steps.push((context) => {
       context.lineWidth = 3 / thin;
       context.strokeStyle = EDGE_HIGHLIGHT;
@@ -399,9 +407,51 @@ export class GraphView {
     return found;
   }
 
-  /** A node being dragged is drawn at once, every frame, where the pointer is. */
-  private get dragging(): boolean {
-    return this.drag?.kind === 'node' && this.drag.moved;
+  /**
+   * The node being dragged, with its edges, drawn each frame over the drawing of everything
+   * else (made once, when the drag starts): a drag costs a few shapes a frame, whatever the map.
+   */
+  private drawLifted(): void {
+    const node = this.lifted ? this.nodes.get(this.lifted) : undefined;
+    if (!node) return;
+    const context = this.context;
+    const ratio = window.devicePixelRatio || 1;
+    const thin = Math.min(this.scale, 1);
+    context.setTransform(
+      ratio * this.scale,
+      0,
+      0,
+      ratio * this.scale,
+      ratio * this.tx,
+      ratio * this.ty,
+    );
+    const lines = new Path2D();
+    const arrows = new Path2D();
+    for (const edge of this.edges.values()) {
+      if (edge.sourceAssetId !== node.asset.id && edge.targetAssetId !== node.asset.id) continue;
+      const from = this.nodes.get(edge.sourceAssetId);
+      const to = this.nodes.get(edge.targetAssetId);
+      if (!from || !to) continue;
+      lines.moveTo(from.x, from.y);
+      lines.lineTo(to.x, to.y);
+      if (edge.direction === 'mono' && this.scale >= 0.25) arrowHead(arrows, from, to);
+    }
+    context.lineWidth = 1.2 / thin;
+    context.strokeStyle = EDGE;
+    context.stroke(lines);
+    context.fillStyle = EDGE;
+    context.fill(arrows);
+    context.beginPath();
+    context.arc(node.x, node.y, RADIUS, 0, Math.PI * 2);
+    context.fillStyle = COLOURS[riskLevel(node.asset.risk_score)];
+    context.fill();
+    if (this.selected === node.asset.id) {
+      context.beginPath();
+      context.arc(node.x, node.y, RADIUS + 8, 0, Math.PI * 2);
+      context.strokeStyle = '#1a202c';
+      context.lineWidth = 2.5 / thin;
+      context.stroke();
+    }
   }
 
   private pointerDown(event: PointerEvent): void {
@@ -424,6 +474,11 @@ export class GraphView {
     this.drag.y = event.clientY;
     if (this.drag.kind === 'pan') this.panBy(dx, dy);
     else {
+      if (this.lifted === null) {
+        // Everything else is drawn again without it, in steps on a large map.
+        this.lifted = this.drag.id!;
+        this.draw();
+      }
       const node = this.nodes.get(this.drag.id!)!;
       node.x += dx / this.scale;
       node.y += dy / this.scale;
@@ -437,6 +492,10 @@ export class GraphView {
     if (this.canvas.hasPointerCapture(event.pointerId))
       this.canvas.releasePointerCapture(event.pointerId);
     if (!drag) return;
+    if (this.lifted !== null) {
+      this.lifted = null;
+      this.render();
+    }
     if (drag.kind === 'node' && drag.moved) this.events.moved();
     if (!drag.moved) this.select(drag.kind === 'node' ? drag.id! : null);
   }
