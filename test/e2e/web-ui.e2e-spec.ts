@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -134,5 +136,71 @@ describe('without a built UI', () => {
     const response = await t.request('GET', '/', { headers: HTML });
     expect(response.status).toBe(404);
     expectErrorBody(response);
+  });
+});
+
+// Like the HTTPS suite, this one needs openssl.
+describe('the browser UI over HTTPS', () => {
+  let t: TestApp;
+  let root: string;
+  let keys: string;
+  let cert: Buffer;
+
+  beforeAll(async () => {
+    root = builtUi();
+    keys = mkdtempSync(join(tmpdir(), 'asset-map-tls-'));
+    const certFile = join(keys, 'cert.pem');
+    const keyFile = join(keys, 'key.pem');
+    // A self-signed pair made for this run only.
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+      ],
+      { stdio: 'ignore' },
+    );
+    cert = readFileSync(certFile);
+    t = await TestApp.start({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile }, undefined, {
+      webRoot: root,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(keys, { recursive: true, force: true });
+  });
+
+  it('serves the page over TLS, with HSTS and the policy', async () => {
+    const answer = await new Promise<{
+      status: number;
+      headers: Record<string, unknown>;
+      body: string;
+    }>((resolve, reject) => {
+      const req = httpsRequest(`${t.baseUrl}/assets`, { ca: cert, headers: HTML }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe(INDEX);
+    expect(answer.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
   });
 });
