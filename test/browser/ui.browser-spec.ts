@@ -383,6 +383,15 @@ describeWithChromium('the browser UI in Chromium', () => {
       await page.getByText(/A path of 3 hops is highlighted/).waitFor();
       await shot('map');
 
+      // From the workstation, port 443 reaches the firewall (a relation without ports lets any
+      // port through) and the web server behind it, not the database (5432 only).
+      await page.getByLabel('Reachable on port').fill('443');
+      await page.getByRole('button', { name: 'Show', exact: true }).click();
+      await page.getByText(/2 assets reachable on port 443, highlighted/).waitFor();
+      await expect(
+        page.getByRole('heading', { name: 'Reachable from here' }).isVisible(),
+      ).resolves.toBe(true);
+
       await go('Diagrams');
       await page.getByRole('link', { name: 'DMZ web path' }).waitFor();
       await shot('diagrams');
@@ -484,6 +493,47 @@ describeWithChromium('the browser UI in Chromium', () => {
       figures.map = { nodes: MAP_NODES + 4, relations: MAP_NODES + 2, ...panAndZoom, drag };
       await page.keyboard.press('0');
       await shot('map-5000');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'is used with the keyboard, hides editing from a viewer, and signs out',
+    async () => {
+      // A new page's heading takes the focus (a screen reader announces it), Tab goes on to the
+      // page's first control, and the skip link comes before everything else.
+      await go('Inventory');
+      await page.locator('table.assets tbody tr').first().waitFor();
+      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+        'Inventory',
+      );
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+        'New asset',
+      );
+      await expect(
+        page.evaluate(() => document.querySelector('a, button, input, select')?.textContent),
+      ).resolves.toBe('Skip to content');
+      // Sorting by name with the keyboard only.
+      await page.getByRole('button', { name: 'Name' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/sort=-name/);
+
+      const viewer = await t.createUser('viewer');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const other = await context.newPage();
+      await other.goto(`${t.baseUrl}/assets/web-1`);
+      await other.getByLabel('E-mail').fill(viewer.email);
+      await other.getByLabel('Password').fill(viewer.password);
+      await other.getByRole('button', { name: 'Sign in' }).click();
+      await other.getByRole('heading', { name: /web-frontend-1/, level: 1 }).waitFor();
+      await expect(other.getByRole('button', { name: 'Edit' }).count()).resolves.toBe(0);
+      await expect(other.getByRole('link', { name: 'Users' }).count()).resolves.toBe(0);
+      await context.close();
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to Asset Map' }).waitFor();
+      await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
     },
     STEP_TIMEOUT,
   );
