@@ -10,6 +10,7 @@ import { InventoryPage } from './pages/inventory-page';
 import { LoginPage } from './pages/login-page';
 import { RunPage, RunsPage } from './pages/runs-page';
 import { UsersPage } from './pages/users-page';
+import { ErrorBoundary } from './error-boundary';
 import { ErrorMessage } from './ui';
 
 // The map (canvas, layout) is loaded when first opened, not with the first page.
@@ -116,7 +117,9 @@ export function App() {
           </button>
         </div>
       </header>
-      <main id="main">{route(place.path, user)}</main>
+      <main id="main">
+        <ErrorBoundary key={place.path}>{route(place.path, user)}</ErrorBoundary>
+      </main>
     </div>
   );
 }
