@@ -17,6 +17,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
+COPY web ./web
 RUN npm run build
 
 # ---------------------------------------------------------------------------------------------
@@ -85,6 +86,7 @@ RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack 
 COPY --from=production-deps /app/package.json ./package.json
 COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 
 # The image's "node" user, by number so that Kubernetes runAsNonRoot can verify it.
 USER 1000:1000

@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'web/dist/',
       '.e2e-dist/',
       'coverage/',
       'data/',

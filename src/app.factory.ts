@@ -16,6 +16,7 @@ import { RequestLogController } from './common/logging/request-log.controller.js
 import { requestIdOf } from './common/logging/request-id.js';
 import { DOCS_PREFIX, HSTS, securityHeaderSets } from './common/security-headers.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
+import { DEFAULT_WEB_ROOT, isApiPath, serveWebUi } from './common/web-ui/web-ui.plugin.js';
 import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { prototypeKeyPath } from './common/pipes/prototype-keys.js';
 import { createValidationPipe } from './common/pipes/validation.pipe.js';
@@ -34,6 +35,9 @@ const PINO_LEVELS: Record<LogLevelName, string> = {
   debug: 'debug',
   verbose: 'trace',
 };
+
+const isJson = (reply: FastifyReply) =>
+  String(reply.getHeader('content-type') ?? '').startsWith('application/json');
 
 /** How often Node looks for requests past their headers or request timeout. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
@@ -65,6 +69,8 @@ export interface CreateAppOptions {
   logger?: LoggerService;
   /** Where the JSON log lines go instead of stdout. */
   logStream?: { write(line: string): void };
+  /** The built browser UI; not served when it holds no index.html. */
+  webRoot?: string;
 }
 
 /**
@@ -76,7 +82,7 @@ export async function createApp(
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
   const filter = new AllExceptionsFilter();
-  const { api: apiHeaders, docs: docsHeaders } = securityHeaderSets();
+  const { api: apiHeaders, docs: docsHeaders, ui: uiHeaders } = securityHeaderSets();
   const { headersTimeoutSeconds, requestTimeoutSeconds, keepAliveTimeoutSeconds } = config.http;
   const clientErrors = new ClientErrorHandler({
     headers: apiHeaders,
@@ -140,6 +146,7 @@ export async function createApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   const health = app.get(HealthService);
+  const servingUi = await serveWebUi(fastify, options.webRoot ?? DEFAULT_WEB_ROOT);
   fastify.addHook('onRequest', (request, reply, done) => {
     clientErrors.track(request.raw, reply.raw, request.id);
     // HTTP/1.1 requires Host (RFC 9112, section 3.2); without it the request is refused.
@@ -155,8 +162,12 @@ export async function createApp(
   // On sending rather than on receiving: an answer to a request that came in before SIGTERM
   // must close its connection too, or that idle keep-alive connection holds the server open.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    // Routes are registered with their prefix, so this is a plain string test.
-    reply.headers(request.url.startsWith(DOCS_PREFIX) ? docsHeaders : apiHeaders);
+    // Routes are registered with their prefix, so these are plain string tests.
+    // The UI's own headers go with its files and pages only: a JSON answer (a 404 outside
+    // /api included) keeps the API's.
+    if (request.url.startsWith(DOCS_PREFIX)) reply.headers(docsHeaders);
+    else if (!servingUi || isApiPath(request.url) || isJson(reply)) reply.headers(apiHeaders);
+    else reply.headers(uiHeaders);
     reply.header('x-request-id', request.id);
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     // Draining: each connection ends after its answer, so clients reconnect to another replica.

@@ -6,5 +6,6 @@ import http from './http.mjs';
 import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
+import ui from './ui.mjs';
 
-export const stages = [ingest, largeBody, formats, http, scale];
+export const stages = [ingest, largeBody, formats, http, scale, ui];

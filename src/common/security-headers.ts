@@ -30,10 +30,14 @@ function headersOf(options: HelmetOptions): Record<string, string> {
  *   or sniffed, and the policy allows no content at all. HSTS is added per request over HTTPS.
  * - `docs`, on the docs page and its assets: helmet's full set for an HTML document, with a
  *   policy under which Swagger UI runs (its scripts are served from here, not inline).
+ * - `ui`, on the browser UI's page and files: helmet's full set with a stricter policy. Scripts,
+ *   styles and requests only from this origin, nothing inline (the UI is built that way), and
+ *   images only from here or data: URLs (the map's canvas exports).
  */
 export function securityHeaderSets(): {
   api: Record<string, string>;
   docs: Record<string, string>;
+  ui: Record<string, string>;
 } {
   return {
     api: headersOf({
@@ -59,6 +63,25 @@ export function securityHeaderSets(): {
           frameAncestors: ["'none'"],
           // Over plain HTTP (development) upgrading would break the page's own requests.
           upgradeInsecureRequests: null,
+        },
+      },
+    }),
+    ui: headersOf({
+      frameguard: { action: 'deny' },
+      hsts: false,
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          fontSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
         },
       },
     }),

@@ -48,10 +48,16 @@ function registeredRoutes(fastify: FastifyInstance): Route[] {
   return routes;
 }
 
-/** The API routes the document must describe: no HEAD or OPTIONS, none of the docs' own. */
+/**
+ * The API routes the document must describe: under /api (not the browser UI's pages and files),
+ * no HEAD or OPTIONS, none of the docs' own.
+ */
 function apiRoutes(fastify: FastifyInstance): Route[] {
   return registeredRoutes(fastify).filter(
-    (route) => DOCUMENTED_METHODS.includes(route.method) && !isDocsRoute(route.path),
+    (route) =>
+      route.path.startsWith('/api/') &&
+      DOCUMENTED_METHODS.includes(route.method) &&
+      !isDocsRoute(route.path),
   );
 }
 

@@ -25,6 +25,8 @@ export interface RequestOptions {
 export interface StartOptions {
   /** Nest's messages go to the JSON log as in production, instead of the capture logger. */
   jsonLogs?: boolean;
+  /** The built browser UI to serve, instead of the repository's web/dist (if built). */
+  webRoot?: string;
 }
 
 /** The real service, booted as main.ts boots it, listening on a free port of the loopback. */
@@ -59,6 +61,7 @@ export class TestApp {
     const app = await createApp(config, {
       logger: options.jsonLogs ? undefined : logger,
       logStream: { write: (line) => void logLines.push(line) },
+      webRoot: options.webRoot,
     });
     await app.listen(0, '127.0.0.1');
     const { port } = app.getHttpServer().address() as { port: number };

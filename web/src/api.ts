@@ -1,0 +1,222 @@
+/** The API's shapes the UI reads (see docs/api.md). */
+export type Role = 'viewer' | 'editor' | 'admin';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Vulnerability {
+  id: string;
+  score: number | null;
+  summary: string | null;
+  publishedDate: string | null;
+}
+
+export interface Service {
+  port: number;
+  protocol: string;
+  name: string | null;
+  product: string | null;
+  version: string | null;
+}
+
+export interface Asset {
+  id: string;
+  name: string;
+  ip: string | null;
+  type: string | null;
+  vendor: string | null;
+  model: string | null;
+  risk_score: number | null;
+  site: string | null;
+  os_version: string | null;
+  source: string | null;
+  vulnerabilities: Vulnerability[];
+  services: Service[];
+  origin: 'manual' | 'ingest';
+  sources: string[];
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Relation {
+  id: string;
+  sourceAssetId: string;
+  targetAssetId: string;
+  type: string;
+  direction: 'bi' | 'mono';
+  protocol: string | null;
+  toPorts: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DiagramContent {
+  nodes?: { assetId: string; x: number; y: number }[];
+  edges?: { relationId: string }[];
+}
+
+export interface Diagram {
+  id: string;
+  name: string;
+  description: string | null;
+  visibility: 'private' | 'public';
+  ownerId: string;
+  content?: DiagramContent;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Actor {
+  userId: string | null;
+  email: string | null;
+  apiKeyId: string | null;
+  apiKeyPrefix: string | null;
+}
+
+export interface Run {
+  id: string;
+  status: 'running' | 'succeeded' | 'rejected' | 'failed';
+  dryRun: boolean;
+  format: string;
+  mode: string;
+  source: string | null;
+  deleteStale: boolean;
+  actor: Actor;
+  requestId: string;
+  bodyBytes: number;
+  startedAt: string;
+  finishedAt: string | null;
+  stats: Record<string, number | string> | null;
+  error: string | null;
+}
+
+export interface Change {
+  id: string;
+  time: string;
+  action: 'create' | 'update' | 'delete';
+  objectType: string;
+  objectId: string;
+  actor: Actor;
+  requestId: string | null;
+  runId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  key?: string;
+}
+
+export interface GraphAnswer {
+  assets: Asset[];
+  relations: Relation[];
+}
+
+/** An answer >= 400, or no answer: `message` is the sentence to show. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN_KEY = 'asset-map.token';
+
+/** The session token lives in this tab only: closing it signs out. */
+export const session = {
+  get token(): string | null {
+    return sessionStorage.getItem(TOKEN_KEY);
+  },
+  set(token: string | null): void {
+    if (token === null) sessionStorage.removeItem(TOKEN_KEY);
+    else sessionStorage.setItem(TOKEN_KEY, token);
+  },
+};
+
+let onUnauthorized: () => void = () => {};
+/** Called when a signed-in request gets a 401 (expired token, password changed elsewhere). */
+export function whenUnauthorized(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+export interface Answer<T> {
+  body: T;
+  headers: Headers;
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = session.token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'The service could not be reached. Check the connection and try again.');
+  }
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: unknown } | undefined)?.error;
+    const message =
+      typeof error === 'string'
+        ? error
+        : `The service answered ${response.status} ${response.statusText}`;
+    if (response.status === 401 && token && path !== '/api/auth/login') onUnauthorized();
+    throw new ApiError(response.status, message);
+  }
+  return { body: parsed as T, headers: response.headers };
+}
+
+export const get = async <T>(path: string): Promise<T> => (await request<T>('GET', path)).body;
+export const post = async <T>(path: string, body?: unknown): Promise<T> =>
+  (await request<T>('POST', path, body ?? {})).body;
+export const put = async <T>(path: string, body: unknown): Promise<T> =>
+  (await request<T>('PUT', path, body)).body;
+export const del = async (path: string): Promise<void> => {
+  await request('DELETE', path);
+};
+
+/** A query string of the values that are set. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+export const enc = encodeURIComponent;
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

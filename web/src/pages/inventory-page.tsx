@@ -1,0 +1,223 @@
+import { useEffect, useState } from 'preact/hooks';
+import { query, request, type Asset, type User } from '../api';
+import { navigate, useLocation } from '../router';
+import { ErrorMessage, Field, RiskBadge, useAsync, useTitle } from '../ui';
+import { AssetForm } from './asset-form';
+
+const PAGE_SIZE = 50;
+const FILTERS = ['search', 'type', 'site', 'source', 'port'] as const;
+type Filter = (typeof FILTERS)[number];
+
+const COLUMNS: { key: string; label: string; sortable: boolean }[] = [
+  { key: 'risk_score', label: 'Risk', sortable: true },
+  { key: 'name', label: 'Name', sortable: true },
+  { key: 'ip', label: 'IP', sortable: true },
+  { key: 'type', label: 'Type', sortable: true },
+  { key: 'vendor', label: 'Vendor', sortable: true },
+  { key: 'site', label: 'Site', sortable: true },
+  { key: 'services', label: 'Services', sortable: false },
+  { key: 'updatedAt', label: 'Updated', sortable: true },
+];
+
+export function InventoryPage({ user }: { user: User }) {
+  useTitle('Inventory');
+  const { params } = useLocation();
+  const filters = Object.fromEntries(
+    FILTERS.map((name) => [name, params.get(name) ?? '']),
+  ) as Record<Filter, string>;
+  const sort = params.get('sort') ?? 'name';
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const [draft, setDraft] = useState(filters);
+  const [creating, setCreating] = useState(false);
+
+  // The URL holds the list's state, so back/forward and reloads keep it.
+  const update = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(location.search);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    const text = next.toString();
+    navigate(`/assets${text ? `?${text}` : ''}`, true);
+  };
+
+  // Typing in the search box filters after a short pause rather than on every key.
+  useEffect(() => {
+    if (draft.search === filters.search) return;
+    const timer = setTimeout(() => update({ search: draft.search, page: '' }), 250);
+    return () => clearTimeout(timer);
+  }, [draft.search]);
+
+  const key = `${FILTERS.map((name) => filters[name]).join('\u0000')}|${sort}|${page}`;
+  const list = useAsync(async () => {
+    const answer = await request<{ assets: Asset[]; total: number }>(
+      'GET',
+      `/api/assets${query({ ...filters, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })}`,
+    );
+    return answer.body;
+  }, [key]);
+
+  const applyFilters = (event: Event) => {
+    event.preventDefault();
+    update({ ...draft, page: '' });
+  };
+  const clearFilters = () => {
+    setDraft({ search: '', type: '', site: '', source: '', port: '' });
+    navigate('/assets', true);
+  };
+
+  const sortBy = (column: string) => {
+    const next = sort === column ? `-${column}` : column;
+    update({ sort: next, page: '' });
+  };
+
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(total, page * PAGE_SIZE);
+  const canEdit = user.role !== 'viewer';
+
+  return (
+    <>
+      <div class="page-head">
+        <h1 tabIndex={-1}>Inventory</h1>
+        {canEdit && !creating && (
+          <button type="button" onClick={() => setCreating(true)}>
+            New asset
+          </button>
+        )}
+      </div>
+      {creating && (
+        <section class="card" aria-labelledby="new-asset">
+          <h2 id="new-asset">New asset</h2>
+          <AssetForm
+            onCancel={() => setCreating(false)}
+            onSaved={(asset) => navigate(`/assets/${encodeURIComponent(asset.id)}`)}
+          />
+        </section>
+      )}
+      <form class="filters" role="search" onSubmit={applyFilters}>
+        <Field label="Search">
+          <input
+            type="search"
+            name="search"
+            placeholder="name, IP, vendor, model, site…"
+            value={draft.search}
+            onInput={(event) => setDraft({ ...draft, search: event.currentTarget.value })}
+          />
+        </Field>
+        {(['type', 'site', 'source'] as const).map((name) => (
+          <Field key={name} label={name[0].toUpperCase() + name.slice(1)}>
+            <input
+              name={name}
+              value={draft[name]}
+              onInput={(event) => setDraft({ ...draft, [name]: event.currentTarget.value })}
+            />
+          </Field>
+        ))}
+        <Field label="Port">
+          <input
+            name="port"
+            inputMode="numeric"
+            value={draft.port}
+            onInput={(event) => setDraft({ ...draft, port: event.currentTarget.value })}
+          />
+        </Field>
+        <div class="filter-actions">
+          <button type="submit">Filter</button>
+          <button type="button" class="secondary" onClick={clearFilters}>
+            Clear
+          </button>
+        </div>
+      </form>
+      <ErrorMessage error={list.error} />
+      <p class="summary" aria-live="polite">
+        {list.loading
+          ? 'Loading…'
+          : total === 0
+            ? 'No assets match.'
+            : `Assets ${first}–${last} of ${total}`}
+      </p>
+      <div class="table-wrap">
+        <table class="assets" aria-busy={list.loading}>
+          <caption class="visually-hidden">Assets, sorted by {sort.replace(/^-/, '')}</caption>
+          <thead>
+            <tr>
+              {COLUMNS.map((column) => {
+                const direction =
+                  sort === column.key
+                    ? 'ascending'
+                    : sort === `-${column.key}`
+                      ? 'descending'
+                      : undefined;
+                return (
+                  <th key={column.key} scope="col" aria-sort={direction}>
+                    {column.sortable ? (
+                      <button type="button" class="sort" onClick={() => sortBy(column.key)}>
+                        {column.label}
+                        <span aria-hidden="true">
+                          {direction === 'ascending'
+                            ? ' ▲'
+                            : direction === 'descending'
+                              ? ' ▼'
+                              : ''}
+                        </span>
+                      </button>
+                    ) : (
+                      column.label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.assets ?? []).map((asset) => (
+              <tr key={asset.id}>
+                <td>
+                  <RiskBadge score={asset.risk_score} />
+                </td>
+                <td>
+                  <a href={`/assets/${encodeURIComponent(asset.id)}`}>{asset.name}</a>
+                </td>
+                <td class="mono">{asset.ip ?? ''}</td>
+                <td>{asset.type ?? ''}</td>
+                <td>{asset.vendor ?? ''}</td>
+                <td>{asset.site ?? ''}</td>
+                <td class="mono">
+                  {asset.services
+                    .slice(0, 4)
+                    .map((service) => `${service.port}/${service.protocol}`)
+                    .join(', ')}
+                  {asset.services.length > 4 ? ` +${asset.services.length - 4}` : ''}
+                </td>
+                <td>{new Date(asset.updatedAt).toLocaleDateString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          class="secondary"
+          disabled={page <= 1}
+          onClick={() => update({ page: String(page - 1) })}
+        >
+          Previous
+        </button>
+        <span>
+          Page {page} of {pages}
+        </span>
+        <button
+          type="button"
+          class="secondary"
+          disabled={page >= pages}
+          onClick={() => update({ page: String(page + 1) })}
+        >
+          Next
+        </button>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,203 @@
+import { useState } from 'preact/hooks';
+import { get, query, request, type Change, type Run, type User } from '../api';
+import { ErrorMessage, Field, formatTime, useAsync, useTitle } from '../ui';
+import { ChangeList, ChangesError } from './change-list';
+
+const PAGE_SIZE = 50;
+const STATUSES = ['', 'running', 'succeeded', 'rejected', 'failed'];
+
+function actorText(run: Run): string {
+  const who = run.actor.email ?? run.actor.userId ?? 'unknown';
+  return run.actor.apiKeyPrefix ? `${who} (API key ${run.actor.apiKeyPrefix}…)` : who;
+}
+
+function statsText(stats: Run['stats']): string {
+  if (!stats) return '—';
+  const parts = [
+    ['assetsCreated', 'created'],
+    ['assetsUpdated', 'updated'],
+    ['assetsUnchanged', 'unchanged'],
+    ['assetsDeleted', 'deleted'],
+  ]
+    .filter(([key]) => typeof stats[key] === 'number')
+    .map(([key, label]) => `${stats[key]} ${label}`);
+  return `${parts.join(', ')}${stats.duration ? ` in ${stats.duration}` : ''}`;
+}
+
+export function RunsPage() {
+  useTitle('Ingestion runs');
+  const [status, setStatus] = useState('');
+  const [source, setSource] = useState('');
+  const [filter, setFilter] = useState({ status: '', source: '' });
+  const [page, setPage] = useState(1);
+  const runs = useAsync(async () => {
+    const answer = await request<Run[]>(
+      'GET',
+      `/api/integrations/runs${query({ ...filter, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })}`,
+    );
+    return {
+      runs: answer.body,
+      total: Number(answer.headers.get('x-total-count') ?? answer.body.length),
+    };
+  }, [filter.status, filter.source, page]);
+  const pages = Math.max(1, Math.ceil((runs.data?.total ?? 0) / PAGE_SIZE));
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Ingestion runs</h1>
+      <form
+        class="filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setPage(1);
+          setFilter({ status, source });
+        }}
+      >
+        <Field label="Status">
+          <select value={status} onChange={(event) => setStatus(event.currentTarget.value)}>
+            {STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value === '' ? 'any' : value}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Source">
+          <input value={source} onInput={(event) => setSource(event.currentTarget.value)} />
+        </Field>
+        <div class="filter-actions">
+          <button type="submit">Filter</button>
+        </div>
+      </form>
+      <ErrorMessage error={runs.error} />
+      <p class="summary" aria-live="polite">
+        {runs.loading ? 'Loading…' : `${runs.data?.total ?? 0} runs, newest first`}
+      </p>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Status</th>
+              <th scope="col">Source</th>
+              <th scope="col">Format / mode</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Assets</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(runs.data?.runs ?? []).map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <a href={`/runs/${encodeURIComponent(run.id)}`}>{formatTime(run.startedAt)}</a>
+                </td>
+                <td>
+                  <span class={`status status-${run.status}`}>{run.status}</span>
+                  {run.dryRun && <span class="tag">dry run</span>}
+                </td>
+                <td>{run.source ?? '—'}</td>
+                <td>
+                  {run.format} / {run.mode}
+                </td>
+                <td>{actorText(run)}</td>
+                <td>
+                  {run.error ? <span class="error-text">{run.error}</span> : statsText(run.stats)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          class="secondary"
+          disabled={page <= 1}
+          onClick={() => setPage(page - 1)}
+        >
+          Previous
+        </button>
+        <span>
+          Page {page} of {pages}
+        </span>
+        <button
+          type="button"
+          class="secondary"
+          disabled={page >= pages}
+          onClick={() => setPage(page + 1)}
+        >
+          Next
+        </button>
+      </nav>
+    </>
+  );
+}
+
+export function RunPage({ id, user }: { id: string; user: User }) {
+  useTitle('Ingestion run');
+  const run = useAsync(() => get<Run>(`/api/integrations/runs/${encodeURIComponent(id)}`), [id]);
+  // The change list of a run is the admin's change log filtered by the run.
+  const changes = useAsync(
+    () =>
+      user.role === 'admin'
+        ? get<Change[]>(`/api/changes${query({ runId: id, limit: 200 })}`)
+        : Promise.resolve(null),
+    [id],
+  );
+  return (
+    <>
+      <p class="crumbs">
+        <a href="/runs">Ingestion runs</a> ›
+      </p>
+      <h1 tabIndex={-1}>Ingestion run</h1>
+      <ErrorMessage error={run.error} />
+      {run.data && (
+        <dl class="fields">
+          {(
+            [
+              ['Id', run.data.id],
+              ['Status', run.data.status + (run.data.dryRun ? ' (dry run)' : '')],
+              ['Source', run.data.source ?? '—'],
+              ['Format', run.data.format],
+              ['Mode', run.data.mode + (run.data.deleteStale ? ', deleting stale assets' : '')],
+              ['Actor', actorText(run.data)],
+              ['Request id', run.data.requestId],
+              ['Body', `${run.data.bodyBytes} bytes`],
+              ['Started', formatTime(run.data.startedAt)],
+              ['Finished', formatTime(run.data.finishedAt)],
+              ['Error', run.data.error ?? '—'],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {run.data?.stats && (
+        <section aria-labelledby="stats">
+          <h2 id="stats">Stats</h2>
+          <dl class="fields">
+            {Object.entries(run.data.stats).map(([key, value]) => (
+              <div key={key}>
+                <dt>{key}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+      <section aria-labelledby="run-changes">
+        <h2 id="run-changes">Changes</h2>
+        {user.role !== 'admin' ? (
+          <p class="notice">The change list of a run is shown to administrators.</p>
+        ) : changes.error ? (
+          <ChangesError error={changes.error} />
+        ) : (
+          changes.data && <ChangeList changes={changes.data} showObject />
+        )}
+      </section>
+    </>
+  );
+}
