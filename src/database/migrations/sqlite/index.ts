@@ -4,6 +4,7 @@ import { Inventory1795303929837 } from './1795303929837-Inventory.js';
 import { Provenance1795496326167 } from './1795496326167-Provenance.js';
 import { Runs1795496969351 } from './1795496969351-Runs.js';
 import { Services1795512515374 } from './1795512515374-Services.js';
+import { Changes1795527844427 } from './1795527844427-Changes.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -12,4 +13,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   Provenance1795496326167,
   Runs1795496969351,
   Services1795512515374,
+  Changes1795527844427,
 ];
