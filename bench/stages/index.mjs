@@ -1,9 +1,10 @@
 // The bench's stages, in the order they run. A stage is a module of its own whose default export
 // is `{ name, run(harness, options) }`, resolving to `{ rows, detail? }` (see bench/README.md):
 // adding one is a file and a line here.
+import changes from './changes.mjs';
 import formats from './formats.mjs';
 import http from './http.mjs';
 import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
 
-export const stages = [ingest, largeBody, formats, http];
+export const stages = [ingest, largeBody, formats, http, changes];
