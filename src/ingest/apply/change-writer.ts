@@ -11,7 +11,7 @@ import { toServiceResponse } from '../../assets/dto/service-response.dto.js';
 import { toVulnerabilityResponse } from '../../assets/dto/vulnerability-response.dto.js';
 import { changedFields, type ChangeInput, type ChangeOrigin } from '../../changes/change-origin.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
-import type { Relation, RelationDirection } from '../../relations/relation.entity.js';
+import type { RelationDirection } from '../../relations/relation.entity.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import {
   chunks,
@@ -45,7 +45,6 @@ const CHANGE_COLUMNS: InsertColumn[] = [
 const VULNERABILITY_SELECT =
   'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities';
 const SERVICE_SELECT = 'SELECT asset_id, port, protocol, name, product, version FROM services';
-const SOURCE_SELECT = 'SELECT asset_id, source FROM asset_sources';
 
 /** A relations row with its timestamps, as raw SQL reads it. */
 interface StoredRelationRow extends RelationRow {
@@ -96,7 +95,7 @@ function relationResponse(row: StoredRelationRow) {
     toPorts: row.to_ports,
     createdAt: new Date(isoTimestamp(row.created_at)),
     updatedAt: new Date(isoTimestamp(row.updated_at)),
-  } as Relation);
+  });
 }
 
 /**
