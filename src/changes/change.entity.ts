@@ -67,3 +67,20 @@ export class Change {
   @Column({ type: 'text', nullable: true })
   after: string | null;
 }
+
+/** A changes row as raw SQL reads it: `time` is UTC text on SQLite, a Date on PostgreSQL. */
+export interface ChangeRow {
+  id: string;
+  time: Date | string;
+  action: ChangeAction;
+  object_type: ChangeObjectType;
+  object_id: string;
+  actor_user_id: string;
+  actor_email: string;
+  actor_api_key_id: string | null;
+  actor_api_key_prefix: string | null;
+  request_id: string;
+  run_id: string | null;
+  before: string | null;
+  after: string | null;
+}

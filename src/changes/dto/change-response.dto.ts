@@ -1,11 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { isoTimestamp } from '../../assets/asset-rows.js';
 import { RunActor } from '../../runs/dto/run-actor.dto.js';
 import {
   CHANGE_ACTIONS,
   CHANGE_OBJECT_TYPES,
-  type Change,
   type ChangeAction,
   type ChangeObjectType,
+  type ChangeRow,
 } from '../change.entity.js';
 
 /** One recorded write to one object. */
@@ -64,22 +65,22 @@ export class ChangeResponse {
 const parsed = (value: string | null) =>
   value === null ? null : (JSON.parse(value) as Record<string, unknown>);
 
-export function toChangeResponse(change: Change): ChangeResponse {
+export function toChangeResponse(row: ChangeRow): ChangeResponse {
   return {
-    id: change.id,
-    time: change.time.toISOString(),
-    action: change.action,
-    objectType: change.objectType,
-    objectId: change.objectId,
+    id: row.id,
+    time: isoTimestamp(row.time),
+    action: row.action,
+    objectType: row.object_type,
+    objectId: row.object_id,
     actor: {
-      userId: change.actorUserId,
-      email: change.actorEmail,
-      apiKeyId: change.actorApiKeyId,
-      apiKeyPrefix: change.actorApiKeyPrefix,
+      userId: row.actor_user_id,
+      email: row.actor_email,
+      apiKeyId: row.actor_api_key_id,
+      apiKeyPrefix: row.actor_api_key_prefix,
     },
-    requestId: change.requestId,
-    runId: change.runId,
-    before: parsed(change.before),
-    after: parsed(change.after),
+    requestId: row.request_id,
+    runId: row.run_id,
+    before: parsed(row.before),
+    after: parsed(row.after),
   };
 }
