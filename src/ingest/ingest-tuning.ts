@@ -45,3 +45,10 @@ export const IDS_PER_STATEMENT = 5_000;
  * arrays holds the event loop, and 5,000 rows keep that short at no cost in speed.
  */
 export const POSTGRES_ROWS_PER_INSERT = 5_000;
+
+/**
+ * A bulk load also drops the change records' indexes until its commit while they hold fewer
+ * rows than this. Built again over 200,000 records, they cost about half of what keeping them up
+ * to date row by row does (bench/README); over many more records than a load adds, more.
+ */
+export const BULK_REBUILD_MAX_ROWS = 100_000;

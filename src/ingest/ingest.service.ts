@@ -256,7 +256,9 @@ export class IngestService {
     const file = this.dataSource.options.database as string;
     // Lets a write that passed the gate just before the lock was taken finish first.
     await yieldToEventLoop();
-    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES);
+    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES, [
+      'changes',
+    ]);
     // Opened once the write lock is held: no other write can land between the two.
     let reader: Database.Database | null = null;
     try {
