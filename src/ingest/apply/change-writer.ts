@@ -21,6 +21,7 @@ import {
   type InsertColumn,
 } from '../ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
+import { createdRecordsSql } from './change-sql.js';
 import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
@@ -129,7 +130,10 @@ export class ChangeWriter {
 
   /** A slice's created and updated assets. Unchanged ones (only their sighting moved) get none. */
   async assets(plan: AssetPlan): Promise<void> {
-    await this.write(this.createdAssets(plan));
+    await this.created(
+      'assets',
+      plan.creates.map((row) => row.id),
+    );
     await this.write(this.updatedAssets(plan));
   }
 
@@ -138,18 +142,6 @@ export class ChangeWriter {
     updates: RelationRow[],
     from: RelationRow[],
   ): Promise<void> {
-    const { now } = this;
-    const created = function* (): Generator<ChangeInput> {
-      for (const row of creates) {
-        yield {
-          action: 'create',
-          objectType: 'relation',
-          objectId: row.id,
-          before: null,
-          after: relationResponse({ ...row, created_at: now, updated_at: now }),
-        };
-      }
-    };
     const updated = function* (): Generator<ChangeInput> {
       for (const [index, row] of updates.entries()) {
         const fields = (relation: RelationRow) => ({
@@ -160,8 +152,36 @@ export class ChangeWriter {
         yield update('relation', row.id, fields(from[index]), fields(row));
       }
     };
-    await this.write(created());
+    await this.created(
+      'relations',
+      creates.map((row) => row.id),
+    );
     await this.write(updated());
+  }
+
+  /**
+   * The creation of `table`'s rows `ids`, just written, recorded by the database from them
+   * (change-sql.ts), idsPerStatement at a time.
+   */
+  private async created(table: 'assets' | 'relations', ids: string[]): Promise<void> {
+    const { origin, time, sql } = this;
+    const { caller } = origin;
+    for (const part of chunks(ids, this.perStatement)) {
+      await sql.run(createdRecordsSql(sql.dialect, table, placeholders(part)), [
+        this.idPrefix,
+        // ROW_NUMBER counts from 1: the first id is the counter's next, as nextId's.
+        this.written - 1,
+        time,
+        caller.userId,
+        caller.email,
+        caller.apiKeyId,
+        caller.apiKeyPrefix,
+        origin.requestId,
+        origin.runId,
+        ...part,
+      ]);
+      this.written += part.length;
+    }
   }
 
   /** replace: every stored asset and relation, read before the store is emptied. */
@@ -258,34 +278,6 @@ export class ChangeWriter {
         objectId: row.id,
         before: relationResponse(row),
         after: null,
-      };
-    }
-  }
-
-  private *createdAssets(plan: AssetPlan): Generator<ChangeInput> {
-    const seenAt = this.source === null ? null : this.now;
-    const sources = this.source === null ? [] : [this.source];
-    for (const row of plan.creates) {
-      yield {
-        action: 'create',
-        objectType: 'asset',
-        objectId: row.id,
-        before: null,
-        after: toAssetResponse(
-          {
-            ...row,
-            origin: 'ingest',
-            first_seen_at: seenAt,
-            last_seen_at: seenAt,
-            created_at: this.now,
-            updated_at: this.now,
-          },
-          {
-            vulnerabilities: vulnerabilityList(plan.vulnerabilityLists.get(row.id)),
-            services: serviceList(plan.serviceLists.get(row.id)),
-            sources,
-          },
-        ),
       };
     }
   }

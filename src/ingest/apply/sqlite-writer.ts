@@ -38,6 +38,7 @@ export class SqliteWriter implements IngestSql {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
   readonly forUpdate = '';
+  readonly dialect = 'sqlite';
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
   private queuedInserts = 0;
