@@ -15,8 +15,15 @@ import { openRaw } from './lib.mjs';
 const ADMIN_PASSWORD = 'bench-admin-password';
 /** The service's default INGEST_MAX_BYTES: only the 100,000-host Nmap XML needs a higher one. */
 export const INGEST_MAX_BYTES = 64 * 1024 * 1024;
-/** The tables an ingestion writes, children first. */
-const INGESTED_TABLES = ['relations', 'vulnerabilities', 'services', 'asset_sources', 'assets'];
+/** The tables an ingestion writes, children first (its change records included). */
+const INGESTED_TABLES = [
+  'relations',
+  'vulnerabilities',
+  'services',
+  'asset_sources',
+  'assets',
+  'changes',
+];
 
 export function createHarness({ root, work, pgUrl, log }) {
   const children = [];

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AssetsModule } from './assets/assets.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { ChangesModule } from './changes/changes.module.js';
 import { AccessGuard } from './common/guards/access.guard.js';
 import { AuthenticationGuard } from './common/guards/authentication.guard.js';
 import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
@@ -27,6 +28,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(config),
         RateLimitModule.forRoot(config),
+        ChangesModule,
         AuthModule,
         HealthModule,
         AssetsModule,

@@ -1,6 +1,7 @@
 // The bench's stages, in the order they run. A stage is a module of its own whose default export
 // is `{ name, run(harness, options) }`, resolving to `{ rows, detail? }` (see bench/README.md):
 // adding one is a file and a line here.
+import changes from './changes.mjs';
 import formats from './formats.mjs';
 import http from './http.mjs';
 import ingest from './ingest.mjs';
@@ -8,4 +9,4 @@ import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
 import ui from './ui.mjs';
 
-export const stages = [ingest, largeBody, formats, http, scale, ui];
+export const stages = [ingest, largeBody, formats, http, changes, scale, ui];

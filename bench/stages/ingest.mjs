@@ -1,7 +1,9 @@
 // The first and the repeated ingestion of COUNT assets (2 vulnerabilities each) and COUNT
 // relations, against the two baselines of baseline-ingest.mjs (raw and bulk), in paired rounds on
 // emptied stores; then a dry run of the same payload on the stored one, against the repeated
-// ingestion; the worst /api/health answer meanwhile; the service's peak memory.
+// ingestion; the worst /api/health answer meanwhile; the service's peak memory. The same first
+// and repeated ingestion on a service with its change history off (CHANGE_HISTORY=off, a
+// bench-only setting) gives what the change records cost.
 import { IngestRefused, ingest, limitRow, ratioRow } from '../harness.mjs';
 import { withOptions } from '../lib.mjs';
 
@@ -48,6 +50,9 @@ export default {
     const dryBody = withOptions(body, { dryRun: true });
     const baselineDb = await h.baselineDatabase('ingest_baseline');
     const { url: serviceDb, service } = await h.freshService('ingest');
+    const { url: offDb, service: off } = await h.freshService('ingest_off', {
+      CHANGE_HISTORY: 'off',
+    });
     try {
       const results = [];
       let worstHealthMs = 0;
@@ -75,12 +80,19 @@ export default {
           result.raw = await h.baselineIngest(baselineDb, file, 'raw');
           result.bulk = await h.baselineIngest(baselineDb, file, 'bulk');
         };
+        const historyOffSide = async () => {
+          await h.wipe(offDb);
+          result.firstOff = (await ingest(off, body)).ms;
+          result.repeatOff = (await ingest(off, body)).ms;
+        };
         // Which side goes first alternates: neither always runs just after the other.
         if (round % 2 === 0) {
           await baselineSide();
+          await historyOffSide();
           await serviceSide();
         } else {
           await serviceSide();
+          await historyOffSide();
           await baselineSide();
         }
         results.push(result);
@@ -104,6 +116,20 @@ export default {
                 pass: false,
               }
             : ratioRow(dryFigure, results, 'dry', 'repeat', 0.5),
+          ratioRow(
+            `first ingestion ${size} / the same, change history off (ms)`,
+            results,
+            'first',
+            'firstOff',
+            1.3,
+          ),
+          ratioRow(
+            `repeated ingestion ${size} / the same, change history off (ms)`,
+            results,
+            'repeat',
+            'repeatOff',
+            1.3,
+          ),
           ratioRow(`first ingestion ${size} / bulk load (ms)`, results, 'first', 'bulk'),
           ratioRow(`repeated ingestion ${size} / bulk load (ms)`, results, 'repeat', 'bulk'),
           limitRow('worst /api/health answer during ingestion (ms)', worstHealthMs, 250),
@@ -113,6 +139,7 @@ export default {
       };
     } finally {
       await service.stop();
+      await off.stop();
     }
   },
 };

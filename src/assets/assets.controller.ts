@@ -31,6 +31,8 @@ import {
 import { NEXT_LINK_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
 import { AssetsService } from './assets.service.js';
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { Origin } from '../changes/change-origin.decorator.js';
 import { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { AssetResponse } from './dto/asset-response.dto.js';
 import { CreateAssetDto } from './dto/create-asset.dto.js';
@@ -104,8 +106,8 @@ export class AssetsController {
   @ApiCreatedResponse({ type: AssetResponse, description: 'The created asset' })
   @ApiJsonBodyErrors()
   @ApiErrorResponses({ status: 403, description: EDITOR_ONLY })
-  create(@Body() dto: CreateAssetDto): Promise<AssetResponse> {
-    return this.assets.create(dto);
+  create(@Origin() origin: ChangeOrigin, @Body() dto: CreateAssetDto): Promise<AssetResponse> {
+    return this.assets.create(origin, dto);
   }
 
   @Roles(Role.Editor)
@@ -119,8 +121,12 @@ export class AssetsController {
   @ApiOkResponse({ type: AssetResponse, description: 'The updated asset' })
   @ApiJsonBodyErrors()
   @ApiErrorResponses({ status: 403, description: EDITOR_ONLY }, NO_ASSET)
-  update(@Param('id') id: string, @Body() dto: UpdateAssetDto): Promise<AssetResponse> {
-    return this.assets.update(id, dto);
+  update(
+    @Origin() origin: ChangeOrigin,
+    @Param('id') id: string,
+    @Body() dto: UpdateAssetDto,
+  ): Promise<AssetResponse> {
+    return this.assets.update(origin, id, dto);
   }
 
   @Roles(Role.Editor)
@@ -133,7 +139,7 @@ export class AssetsController {
   @ASSET_ID
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrorResponses({ status: 403, description: EDITOR_ONLY }, NO_ASSET)
-  remove(@Param('id') id: string): Promise<void> {
-    return this.assets.remove(id);
+  remove(@Origin() origin: ChangeOrigin, @Param('id') id: string): Promise<void> {
+    return this.assets.remove(origin, id);
   }
 }

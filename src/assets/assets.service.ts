@@ -1,6 +1,10 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { Repository, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
+import { ChangesService } from '../changes/changes.service.js';
+import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
+import { Relation } from '../relations/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
@@ -125,6 +129,7 @@ export class AssetsService {
   constructor(
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
     @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly history: ChangesService,
   ) {
     this.database = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
@@ -210,11 +215,8 @@ export class AssetsService {
     return `CAST(${column} AS TEXT)`;
   }
 
-  async get(id: string): Promise<AssetResponse> {
-    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id });
-    if (!row) throw new NotFoundException(`asset ${id} not found`);
-    const [asset] = await this.withDetails([row]);
-    return asset;
+  get(id: string): Promise<AssetResponse> {
+    return this.read(id);
   }
 
   /**
@@ -231,7 +233,7 @@ export class AssetsService {
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
-  async create(dto: CreateAssetDto): Promise<AssetResponse> {
+  async create(origin: ChangeOrigin, dto: CreateAssetDto): Promise<AssetResponse> {
     const now = new Date();
     const asset = this.assets.create({
       id: uuidv7(),
@@ -250,16 +252,20 @@ export class AssetsService {
       createdAt: now,
       updatedAt: now,
     });
-    // The asset and its services land together.
-    await this.dataSource.writeTogether([
-      this.assets.createQueryBuilder().insert().values(asset).getQueryAndParameters(),
-      ...this.insertServices(asset.id, dto.services ?? []),
-    ]);
-    // Read back, so that every answer comes from a stored row through the one mapper.
-    return this.get(asset.id);
+    // The asset, its services and the change record land together.
+    return this.dataSource.transact(async (manager) => {
+      await manager.getRepository(Asset).insert(asset);
+      await this.runAll(manager, this.insertServices(asset.id, dto.services ?? []));
+      // Read back, so that every answer comes from a stored row through the one mapper.
+      const created = await this.read(asset.id, manager);
+      await this.history.record(manager, origin, [
+        { action: 'create', objectType: 'asset', objectId: asset.id, before: null, after: created },
+      ]);
+      return created;
+    });
   }
 
-  async update(id: string, dto: UpdateAssetDto): Promise<AssetResponse> {
+  async update(origin: ChangeOrigin, id: string, dto: UpdateAssetDto): Promise<AssetResponse> {
     const changes: QueryDeepPartialEntity<Asset> = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.ip !== undefined) changes.ip = dto.ip;
@@ -269,35 +275,54 @@ export class AssetsService {
     if (dto.risk_score !== undefined) changes.riskScore = dto.risk_score;
     if (dto.site !== undefined) changes.site = dto.site;
     if (dto.os_version !== undefined) changes.osVersion = dto.os_version;
-    const statements = [
-      this.assets
-        .createQueryBuilder()
-        .update()
-        .set(changes)
-        .where('id = :id', { id })
-        .getQueryAndParameters(),
-    ];
-    // Present, the list replaces the stored one: both land with the asset's update, or neither.
-    if (dto.services !== undefined) {
-      statements.push(
-        this.dataSource
-          .createQueryBuilder()
-          .delete()
-          .from(Service)
-          .where('asset_id = :id', { id })
-          .getQueryAndParameters(),
-        ...this.insertServices(id, dto.services),
-      );
-    }
-    const updated = await this.dataSource.writeTogether(statements);
-    if (!updated) throw new NotFoundException(`asset ${id} not found`);
-    return this.get(id);
+    return this.dataSource.transact(async (manager) => {
+      const before = await this.read(id, manager);
+      await manager.getRepository(Asset).update({ id }, changes);
+      // Present, the list replaces the stored one: both land with the asset's update, or neither.
+      if (dto.services !== undefined) {
+        await manager.getRepository(Service).delete({ assetId: id });
+        await this.runAll(manager, this.insertServices(id, dto.services));
+      }
+      const after = await this.read(id, manager);
+      await this.history.record(manager, origin, updateChange('asset', id, before, after));
+      return after;
+    });
   }
 
   /** Its vulnerabilities and every relation touching it go with it, by foreign key. */
-  async remove(id: string): Promise<void> {
-    const result = await this.assets.delete({ id });
-    if (!result.affected) throw new NotFoundException(`asset ${id} not found`);
+  async remove(origin: ChangeOrigin, id: string): Promise<void> {
+    await this.dataSource.transact(async (manager) => {
+      const before = await this.read(id, manager);
+      // Read first, so that the relations the cascade deletes are recorded too.
+      const relations = this.history.enabled
+        ? await manager
+            .getRepository(Relation)
+            .find({ where: [{ sourceAssetId: id }, { targetAssetId: id }], order: { id: 'ASC' } })
+        : [];
+      await manager.getRepository(Asset).delete({ id });
+      await this.history.record(manager, origin, [
+        ...relations.map((relation): ChangeInput => ({
+          action: 'delete',
+          objectType: 'relation',
+          objectId: relation.id,
+          before: toRelationResponse(relation),
+          after: null,
+        })),
+        { action: 'delete', objectType: 'asset', objectId: id, before, after: null },
+      ]);
+    });
+  }
+
+  /** The asset's answer, as `manager` (a transaction's, or the service's) sees it; else 404. */
+  private async read(id: string, manager = this.assets.manager): Promise<AssetResponse> {
+    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager);
+    if (!row) throw new NotFoundException(`asset ${id} not found`);
+    const [asset] = await this.withDetails([row], manager);
+    return asset;
+  }
+
+  private async runAll(manager: EntityManager, statements: [string, unknown[]][]): Promise<void> {
+    for (const [sql, values] of statements) await manager.query(sql, values);
   }
 
   /** The statements that insert an asset's services (a validated list), many rows to each. */
@@ -325,8 +350,11 @@ export class AssetsService {
   }
 
   /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
-  private run<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
-    const manager = this.assets.manager;
+  private run<T>(
+    sql: string,
+    parameters: Record<string, unknown>,
+    manager = this.assets.manager,
+  ): Promise<T[]> {
     const [query, values] = manager.connection.driver.escapeQueryWithParameters(sql, parameters);
     return manager.query<T[]>(query, values);
   }
@@ -335,13 +363,16 @@ export class AssetsService {
    * The answers for stored rows: their vulnerabilities, services and sources read in one query
    * each, whatever the number of rows (side by side: on PostgreSQL, on connections of the pool).
    */
-  private async withDetails(rows: StoredAssetRow[]): Promise<AssetResponse[]> {
+  private async withDetails(
+    rows: StoredAssetRow[],
+    manager = this.assets.manager,
+  ): Promise<AssetResponse[]> {
     if (rows.length === 0) return [];
     const assetIds = rows.map((row) => row.id);
     const [vulnerabilityRows, serviceRows, sourceRows] = await Promise.all([
-      this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds }),
-      this.run<ServiceRow>(SELECT_SERVICES, { assetIds }),
-      this.run<AssetSourceRow>(SELECT_SOURCES, { assetIds }),
+      this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds }, manager),
+      this.run<ServiceRow>(SELECT_SERVICES, { assetIds }, manager),
+      this.run<AssetSourceRow>(SELECT_SOURCES, { assetIds }, manager),
     ]);
     const vulnerabilities = groupByAsset(vulnerabilityRows, toVulnerabilityResponse);
     const services = groupByAsset(serviceRows, toServiceResponse);

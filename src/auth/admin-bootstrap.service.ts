@@ -27,7 +27,7 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     const { email } = this.config.admin;
     const password = this.config.admin.password ?? randomBytes(18).toString('base64url');
     try {
-      await this.users.create({ email, name: 'Administrator', password, role: Role.Admin });
+      await this.users.create(null, { email, name: 'Administrator', password, role: Role.Admin });
     } catch (error) {
       // Another replica starting at the same moment created it first.
       if (error instanceof ConflictException || isUniqueViolation(error)) return;

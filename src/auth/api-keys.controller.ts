@@ -1,3 +1,5 @@
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { Origin } from '../changes/change-origin.decorator.js';
 import {
   Body,
   Controller,
@@ -46,11 +48,11 @@ export class ApiKeysController {
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   @ApiJsonBodyErrors()
   async create(
-    @CurrentUser() caller: Principal,
+    @Origin() origin: ChangeOrigin,
     @Body() dto: CreateApiKeyDto,
   ): Promise<CreatedApiKeyResponse> {
     const expiresAt = dto.expiresAt ? new Date(dto.expiresAt) : null;
-    const { apiKey, key } = await this.apiKeys.create(caller.userId, dto.name, expiresAt);
+    const { apiKey, key } = await this.apiKeys.create(origin, dto.name, expiresAt);
     return { ...toApiKeyResponse(apiKey), key };
   }
 
@@ -76,7 +78,7 @@ export class ApiKeysController {
     status: 404,
     description: "No API key of the caller has this id (another user's key included)",
   })
-  revoke(@CurrentUser() caller: Principal, @Param('id') id: string): Promise<void> {
-    return this.apiKeys.revoke(caller.userId, id);
+  revoke(@Origin() origin: ChangeOrigin, @Param('id') id: string): Promise<void> {
+    return this.apiKeys.revoke(origin, id);
   }
 }

@@ -1,9 +1,13 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { ChangesService } from '../changes/changes.service.js';
 import { API_KEY_PREFIX } from '../common/credentials.js';
+import { AppDataSource } from '../database/app-data-source.js';
 import { ApiKey } from './api-key.entity.js';
+import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { User } from './user.entity.js';
 
 /** `lastUsedAt` is written at most this often per key, to keep reads from turning into writes. */
@@ -23,14 +27,19 @@ export interface AuthenticatedKey {
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>) {}
+  constructor(
+    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly history: ChangesService,
+  ) {}
 
   /** Creates a key for the user; the returned secret is never stored and cannot be shown again. */
   async create(
-    userId: string,
+    origin: ChangeOrigin,
     name: string,
     expiresAt: Date | null,
   ): Promise<{ apiKey: ApiKey; key: string }> {
+    const userId = origin.caller.userId;
     // amk_<public id>_<secret>: the public part finds the row, the whole key is checked by hash.
     const prefix = `${API_KEY_PREFIX}${randomBytes(PREFIX_RANDOM_BYTES).toString('hex')}`;
     const key = `${prefix}_${randomBytes(SECRET_BYTES).toString('base64url')}`;
@@ -44,7 +53,18 @@ export class ApiKeysService {
       lastUsedAt: null,
       createdAt: new Date(),
     });
-    await this.apiKeys.insert(apiKey);
+    await this.dataSource.transact(async (manager) => {
+      await manager.getRepository(ApiKey).insert(apiKey);
+      await this.history.record(manager, origin, [
+        {
+          action: 'create',
+          objectType: 'apiKey',
+          objectId: apiKey.id,
+          before: null,
+          after: toApiKeyResponse(apiKey),
+        },
+      ]);
+    });
     return { apiKey, key };
   }
 
@@ -53,9 +73,23 @@ export class ApiKeysService {
   }
 
   /** Deletes one of the user's keys; another user's key is reported as not found. */
-  async revoke(userId: string, id: string): Promise<void> {
-    const result = await this.apiKeys.delete({ id, userId });
-    if (!result.affected) throw new NotFoundException(`API key ${id} not found`);
+  async revoke(origin: ChangeOrigin, id: string): Promise<void> {
+    const userId = origin.caller.userId;
+    await this.dataSource.transact(async (manager) => {
+      const apiKeys = manager.getRepository(ApiKey);
+      const before = await apiKeys.findOneBy({ id, userId });
+      if (!before) throw new NotFoundException(`API key ${id} not found`);
+      await apiKeys.delete({ id, userId });
+      await this.history.record(manager, origin, [
+        {
+          action: 'delete',
+          objectType: 'apiKey',
+          objectId: id,
+          before: toApiKeyResponse(before),
+          after: null,
+        },
+      ]);
+    });
   }
 
   /** The key and its owner when the presented key is valid and unexpired, else null. */

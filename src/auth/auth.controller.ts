@@ -1,3 +1,5 @@
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { Origin } from '../changes/change-origin.decorator.js';
 import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
@@ -67,7 +69,7 @@ export class AuthController {
   @ApiJsonBodyErrors(
     'Invalid body, unknown properties included, or a wrong currentPassword (a 400, not a 401)',
   )
-  changePassword(@CurrentUser() caller: Principal, @Body() dto: ChangePasswordDto): Promise<void> {
-    return this.auth.changePassword(caller.userId, dto.currentPassword, dto.newPassword);
+  changePassword(@Origin() origin: ChangeOrigin, @Body() dto: ChangePasswordDto): Promise<void> {
+    return this.auth.changePassword(origin, dto.currentPassword, dto.newPassword);
   }
 }

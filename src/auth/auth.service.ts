@@ -1,3 +1,4 @@
+import type { ChangeOrigin } from '../changes/change-origin.js';
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { LoginResponse } from './dto/login-response.dto.js';
@@ -26,15 +27,15 @@ export class AuthService {
   }
 
   async changePassword(
-    userId: string,
+    origin: ChangeOrigin,
     currentPassword: string,
     newPassword: string,
   ): Promise<void> {
-    const user = await this.users.findById(userId);
+    const user = await this.users.findById(origin.caller.userId);
     if (!user || !(await this.passwords.verify(user.passwordHash, currentPassword))) {
       throw new BadRequestException('currentPassword is not the current password');
     }
-    await this.users.setPassword(userId, newPassword);
+    await this.users.setPassword(origin, newPassword);
   }
 
   private issueToken(user: User): Promise<string> {

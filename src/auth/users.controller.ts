@@ -1,3 +1,5 @@
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { Origin } from '../changes/change-origin.decorator.js';
 import {
   Body,
   Controller,
@@ -55,8 +57,8 @@ export class UsersController {
   @ApiCreatedResponse({ type: UserResponse, description: 'The created user' })
   @ApiJsonBodyErrors()
   @ApiErrorResponses({ status: 409, description: 'The e-mail is already in use' })
-  async create(@Body() dto: CreateUserDto): Promise<UserResponse> {
-    return toUserResponse(await this.users.create(dto));
+  async create(@Origin() origin: ChangeOrigin, @Body() dto: CreateUserDto): Promise<UserResponse> {
+    return toUserResponse(await this.users.create(origin, dto));
   }
 
   @Put(':id')
@@ -72,8 +74,12 @@ export class UsersController {
     status: 409,
     description: 'The last admin cannot lose the admin role',
   })
-  async update(@Param('id') id: string, @Body() dto: UpdateUserDto): Promise<UserResponse> {
-    return toUserResponse(await this.users.update(id, dto));
+  async update(
+    @Origin() origin: ChangeOrigin,
+    @Param('id') id: string,
+    @Body() dto: UpdateUserDto,
+  ): Promise<UserResponse> {
+    return toUserResponse(await this.users.update(origin, id, dto));
   }
 
   @Delete(':id')
@@ -86,7 +92,7 @@ export class UsersController {
   @USER_ID
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrorResponses(NO_USER, { status: 409, description: 'The last admin cannot be deleted' })
-  remove(@Param('id') id: string): Promise<void> {
-    return this.users.remove(id);
+  remove(@Origin() origin: ChangeOrigin, @Param('id') id: string): Promise<void> {
+    return this.users.remove(origin, id);
   }
 }

@@ -1,11 +1,18 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
+import { ChangesService } from '../changes/changes.service.js';
 import { Role } from '../common/role.js';
+import { AppDataSource } from '../database/app-data-source.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
+import { toUserResponse } from './dto/user-response.dto.js';
+import { Diagram } from '../diagrams/diagram.entity.js';
+import { ApiKey } from './api-key.entity.js';
+import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { PasswordService } from './password.service.js';
 import { User } from './user.entity.js';
 
@@ -29,6 +36,8 @@ export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly passwords: PasswordService,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly history: ChangesService,
   ) {
     this.notLastAdmin = notLastAdmin(users.manager.connection.options.type === 'postgres');
   }
@@ -71,7 +80,8 @@ export class UsersService {
     return this.users.count();
   }
 
-  async create(dto: CreateUserDto): Promise<User> {
+  /** `origin` null: the bootstrap admin, made at start-up by no request, is not recorded. */
+  async create(origin: ChangeOrigin | null, dto: CreateUserDto): Promise<User> {
     const now = new Date();
     const user = this.users.create({
       id: randomUUID(),
@@ -84,7 +94,18 @@ export class UsersService {
       updatedAt: now,
     });
     try {
-      await this.users.insert(user);
+      await this.dataSource.transact(async (manager) => {
+        await manager.getRepository(User).insert(user);
+        await this.history.record(manager, origin, [
+          {
+            action: 'create',
+            objectType: 'user',
+            objectId: user.id,
+            before: null,
+            after: toUserResponse(user),
+          },
+        ]);
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException('email is already in use');
       throw error;
@@ -92,7 +113,7 @@ export class UsersService {
     return user;
   }
 
-  async update(id: string, dto: UpdateUserDto): Promise<User> {
+  async update(origin: ChangeOrigin, id: string, dto: UpdateUserDto): Promise<User> {
     const changes: QueryDeepPartialEntity<User> = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.role !== undefined) changes.role = dto.role;
@@ -101,44 +122,105 @@ export class UsersService {
       // A password set by an admin ends the user's sessions, as a change by the user does.
       changes.tokenVersion = () => 'token_version + 1';
     }
-    const query = this.users
-      .createQueryBuilder()
-      .update(User)
-      .set(changes)
-      .where('id = :id', { id });
-    if (dto.role !== undefined && dto.role !== Role.Admin) {
-      query.andWhere(this.notLastAdmin, { admin: Role.Admin });
-    }
-    const result = await query.execute();
-    const user = await this.findById(id);
-    if (!user) throw new NotFoundException(`user ${id} not found`);
-    if (!result.affected) throw new ConflictException('the last admin cannot lose the admin role');
-    return user;
+    return this.dataSource.transact(async (manager) => {
+      const users = manager.getRepository(User);
+      const before = await users.findOneBy({ id });
+      if (!before) throw new NotFoundException(`user ${id} not found`);
+      const query = users.createQueryBuilder().update(User).set(changes).where('id = :id', { id });
+      if (dto.role !== undefined && dto.role !== Role.Admin) {
+        query.andWhere(this.notLastAdmin, { admin: Role.Admin });
+      }
+      const result = await query.execute();
+      if (!result.affected)
+        throw new ConflictException('the last admin cannot lose the admin role');
+      const after = (await users.findOneBy({ id }))!;
+      await this.history.record(
+        manager,
+        origin,
+        userChange(before, after, dto.password !== undefined),
+      );
+      return after;
+    });
   }
 
-  async remove(id: string): Promise<void> {
-    const result = await this.users
-      .createQueryBuilder()
-      .delete()
-      .from(User)
-      .where('id = :id', { id })
-      .andWhere(this.notLastAdmin, { admin: Role.Admin })
-      .execute();
-    if (result.affected) return;
-    if (await this.findById(id)) throw new ConflictException('the last admin cannot be deleted');
-    throw new NotFoundException(`user ${id} not found`);
+  async remove(origin: ChangeOrigin, id: string): Promise<void> {
+    await this.dataSource.transact(async (manager) => {
+      const users = manager.getRepository(User);
+      const before = await users.findOneBy({ id });
+      if (!before) throw new NotFoundException(`user ${id} not found`);
+      // Read first: its keys go with it, and its diagrams lose their owner, by foreign key.
+      const keys = await manager
+        .getRepository(ApiKey)
+        .find({ where: { userId: id }, order: { id: 'ASC' } });
+      const diagrams = await manager
+        .getRepository(Diagram)
+        .find({ where: { ownerId: id }, order: { id: 'ASC' } });
+      const result = await users
+        .createQueryBuilder()
+        .delete()
+        .from(User)
+        .where('id = :id', { id })
+        .andWhere(this.notLastAdmin, { admin: Role.Admin })
+        .execute();
+      if (!result.affected) throw new ConflictException('the last admin cannot be deleted');
+      await this.history.record(manager, origin, [
+        ...keys.map((key): ChangeInput => ({
+          action: 'delete',
+          objectType: 'apiKey',
+          objectId: key.id,
+          before: toApiKeyResponse(key),
+          after: null,
+        })),
+        ...diagrams.map((diagram): ChangeInput => ({
+          action: 'update',
+          objectType: 'diagram',
+          objectId: diagram.id,
+          before: { ownerId: id },
+          after: { ownerId: null },
+        })),
+        {
+          action: 'delete',
+          objectType: 'user',
+          objectId: id,
+          before: toUserResponse(before),
+          after: null,
+        },
+      ]);
+    });
   }
 
-  async setPassword(id: string, password: string): Promise<void> {
-    await this.users
-      .createQueryBuilder()
-      .update(User)
-      .set({
-        passwordHash: await this.passwords.hash(password),
-        tokenVersion: () => 'token_version + 1',
-        updatedAt: new Date(),
-      })
-      .where('id = :id', { id })
-      .execute();
+  /** The user's own change of password (the caller is the user). */
+  async setPassword(origin: ChangeOrigin, password: string): Promise<void> {
+    const id = origin.caller.userId;
+    const passwordHash = await this.passwords.hash(password);
+    await this.dataSource.transact(async (manager) => {
+      const users = manager.getRepository(User);
+      const before = await users.findOneBy({ id });
+      if (!before) return;
+      await users
+        .createQueryBuilder()
+        .update(User)
+        .set({ passwordHash, tokenVersion: () => 'token_version + 1', updatedAt: new Date() })
+        .where('id = :id', { id })
+        .execute();
+      const after = (await users.findOneBy({ id }))!;
+      await this.history.record(manager, origin, userChange(before, after, true));
+    });
   }
+}
+
+/**
+ * A user's update record: the answer's fields that changed and, since the hash never appears,
+ * `passwordChanged` (false before, true after) when the password was set.
+ */
+function userChange(before: User, after: User, passwordChanged: boolean): ChangeInput[] {
+  const was: object = {
+    ...toUserResponse(before),
+    ...(passwordChanged && { passwordChanged: false }),
+  };
+  const is: object = {
+    ...toUserResponse(after),
+    ...(passwordChanged && { passwordChanged: true }),
+  };
+  return updateChange('user', after.id, was, is);
 }

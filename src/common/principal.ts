@@ -8,4 +8,6 @@ export interface Principal {
   role: Role;
   /** Set when the request authenticated with an API key rather than a session token. */
   apiKeyId: string | null;
+  /** That key's displayable prefix (logs and change records name the key by it). */
+  apiKeyPrefix: string | null;
 }

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       runMigrations: true,
       shutdownDelaySeconds: 0,
       http: { headersTimeoutSeconds: 20, requestTimeoutSeconds: 600, keepAliveTimeoutSeconds: 72 },
+      changeHistory: true,
     });
     expect(config.jwt.generated).toBe(true);
     expect(config.jwt.secret.length).toBeGreaterThanOrEqual(32);
@@ -79,6 +80,7 @@ describe('loadConfig', () => {
       runMigrations: false,
       shutdownDelaySeconds: 5,
       http: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 1800, keepAliveTimeoutSeconds: 65 },
+      changeHistory: true,
     });
   });
 
@@ -142,6 +144,7 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL'],
     [{ INGEST_MAX_BYTES: 'lots' }, 'INGEST_MAX_BYTES'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ CHANGE_HISTORY: 'no' }, 'CHANGE_HISTORY'],
     [{ HTTP_HEADERS_TIMEOUT_S: '0' }, 'HTTP_HEADERS_TIMEOUT_S'],
     [{ HTTP_REQUEST_TIMEOUT_S: '2m' }, 'HTTP_REQUEST_TIMEOUT_S'],
     [{ HTTP_HEADERS_TIMEOUT_S: '30', HTTP_REQUEST_TIMEOUT_S: '10' }, 'HTTP_REQUEST_TIMEOUT_S'],

@@ -29,6 +29,11 @@ export interface AppConfig {
   /** Prometheus metrics on a port of their own (never the API's); null: not served. */
   metrics: MetricsConfig | null;
   http: HttpTimeouts;
+  /**
+   * Whether writes record their change history. Bench only (CHANGE_HISTORY=off), to measure
+   * what the records cost; a service always keeps it on.
+   */
+  changeHistory: boolean;
 }
 
 export interface MetricsConfig {
@@ -219,7 +224,18 @@ export function loadConfig(env: Env): AppConfig {
       requestTimeoutSeconds,
       keepAliveTimeoutSeconds: integer('HTTP_KEEP_ALIVE_TIMEOUT_S', 72, 1, 3600),
     },
+    changeHistory: readChangeHistory(get('CHANGE_HISTORY'), fail),
   };
+}
+
+/** CHANGE_HISTORY: `on` (the default) or `off` (bench only). */
+function readChangeHistory(
+  value: string | undefined,
+  fail: (name: string, why: string) => never,
+): boolean {
+  if (value === undefined || value === 'on') return true;
+  if (value === 'off') return false;
+  return fail('CHANGE_HISTORY', `must be on or off, got "${value}"`);
 }
 
 const MIN_METRICS_TOKEN_LENGTH = 16;

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
-import { DataSource, type Migration } from 'typeorm';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DataSource, type EntityManager, type Migration } from 'typeorm';
 import { AsyncLock } from './async-lock.js';
 import { removePrivateDatabase } from './database-options.js';
 import { SqliteWriteGate } from './sqlite-write-gate.subscriber.js';
@@ -37,46 +37,31 @@ export class AppDataSource extends DataSource {
     }
   }
 
+  /** Set while a transact() runs: its own statements pass the SQLite write gate. */
+  private readonly transacting = new AsyncLocalStorage<true>();
+
   /**
-   * Runs statements (SQL in the database's placeholders, with their values, as a query
-   * builder's getQueryAndParameters gives them) in one transaction, in order, and answers how
-   * many rows the first changed; when it changes none, the others are not run. On SQLite they
-   * run at once on the service's connection, without a turn of the event loop in between:
-   * TypeORM shares that one connection between requests, whose statements would otherwise land
-   * inside the transaction (and a rollback would take them too).
+   * The one transaction of every write but ingestion: `work` writes through the manager it is
+   * given, and everything it wrote commits, or none of it does. On SQLite TypeORM shares one
+   * connection between requests, so the transaction holds `exclusiveWrites` for its duration:
+   * every other write (SqliteWriteGate), ingestion included, waits until it is over, rather
+   * than landing inside it (and going with a rollback). Other requests' reads may still run
+   * on that connection meanwhile.
    */
-  async writeTogether(statements: [sql: string, values: unknown[]][]): Promise<number> {
-    const [[firstSql, firstValues], ...rest] = statements;
-    if (this.options.type === 'better-sqlite3') {
-      // As SqliteWriteGate makes every other write wait for an ingestion.
-      await this.exclusiveWrites.idle();
-      const db = (this.driver as unknown as { databaseConnection: Database.Database })
-        .databaseConnection;
-      return db.transaction(() => {
-        const changed = db.prepare(firstSql).run(...firstValues).changes;
-        if (changed > 0) for (const [sql, values] of rest) db.prepare(sql).run(...values);
-        return changed;
-      })();
-    }
-    const runner = this.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      const changed = (await runner.query(firstSql, firstValues, true)).affected ?? 0;
-      if (changed > 0) for (const [sql, values] of rest) await runner.query(sql, values);
-      await runner.commitTransaction();
-      return changed;
-    } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction();
-      throw error;
-    } finally {
-      await runner.release();
-    }
+  async transact<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.options.type !== 'better-sqlite3') return this.transaction(work);
+    return this.exclusiveWrites.run(() => this.transacting.run(true, () => this.transaction(work)));
+  }
+
+  /** Whether the caller runs inside transact() (whose statements the gate lets through). */
+  get inTransact(): boolean {
+    return this.transacting.getStore() === true;
   }
 
   override async initialize(): Promise<this> {
     await super.initialize();
     if (this.options.type === 'better-sqlite3') {
-      this.subscribers.push(new SqliteWriteGate(this.exclusiveWrites));
+      this.subscribers.push(new SqliteWriteGate(this.exclusiveWrites, () => this.inTransact));
     }
     return this;
   }

@@ -31,6 +31,8 @@ import { TOTAL_COUNT_HEADER } from '../common/openapi/headers.js';
 import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
 import { DiagramsService } from './diagrams.service.js';
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { Origin } from '../changes/change-origin.decorator.js';
 import { CreateDiagramDto } from './dto/create-diagram.dto.js';
 import { DiagramResponse, toDiagramResponse } from './dto/diagram-response.dto.js';
 import {
@@ -98,10 +100,10 @@ export class DiagramsController {
     description: 'The caller is a viewer: creating diagrams requires the editor role',
   })
   async create(
-    @CurrentUser() caller: Principal,
+    @Origin() origin: ChangeOrigin,
     @Body() dto: CreateDiagramDto,
   ): Promise<DiagramResponse> {
-    return toDiagramResponse(await this.diagrams.create(caller, dto));
+    return toDiagramResponse(await this.diagrams.create(origin, dto));
   }
 
   // No @Roles here: a viewer must get a 404, not a 403, for a private diagram it cannot see.
@@ -115,11 +117,11 @@ export class DiagramsController {
   @ApiJsonBodyErrors()
   @ApiErrorResponses(NOT_OWNER, NOT_VISIBLE)
   async update(
-    @CurrentUser() caller: Principal,
+    @Origin() origin: ChangeOrigin,
     @Param('id') id: string,
     @Body() dto: UpdateDiagramDto,
   ): Promise<DiagramResponse> {
-    return toDiagramResponse(await this.diagrams.update(caller, id, dto));
+    return toDiagramResponse(await this.diagrams.update(origin, id, dto));
   }
 
   @Delete(':id')
@@ -128,7 +130,7 @@ export class DiagramsController {
   @DIAGRAM_ID
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrorResponses(NOT_OWNER, NOT_VISIBLE)
-  remove(@CurrentUser() caller: Principal, @Param('id') id: string): Promise<void> {
-    return this.diagrams.remove(caller, id);
+  remove(@Origin() origin: ChangeOrigin, @Param('id') id: string): Promise<void> {
+    return this.diagrams.remove(origin, id);
   }
 }

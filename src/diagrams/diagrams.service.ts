@@ -1,11 +1,15 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity, type SelectQueryBuilder } from 'typeorm';
+import { updateChange, type ChangeOrigin } from '../changes/change-origin.js';
+import { ChangesService } from '../changes/changes.service.js';
 import type { Principal } from '../common/principal.js';
+import { AppDataSource } from '../database/app-data-source.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { Diagram, DiagramVisibility } from './diagram.entity.js';
 import type { CreateDiagramDto } from './dto/create-diagram.dto.js';
+import { toDiagramResponse } from './dto/diagram-response.dto.js';
 import type { ListDiagramsQueryDto } from './dto/list-diagrams-query.dto.js';
 import type { UpdateDiagramDto } from './dto/update-diagram.dto.js';
 
@@ -35,7 +39,11 @@ function notFound(id: string): NotFoundException {
 
 @Injectable()
 export class DiagramsService {
-  constructor(@InjectRepository(Diagram) private readonly diagrams: Repository<Diagram>) {}
+  constructor(
+    @InjectRepository(Diagram) private readonly diagrams: Repository<Diagram>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly history: ChangesService,
+  ) {}
 
   /** The caller's own diagrams and the public ones (all of them for an admin), oldest first. */
   async list(
@@ -61,49 +69,81 @@ export class DiagramsService {
     return diagram;
   }
 
-  async create(caller: Principal, dto: CreateDiagramDto): Promise<Diagram> {
+  async create(origin: ChangeOrigin, dto: CreateDiagramDto): Promise<Diagram> {
     const now = new Date();
     const diagram = this.diagrams.create({
       id: randomUUID(),
       name: dto.name,
       description: dto.description ?? null,
       visibility: dto.visibility ?? DiagramVisibility.Private,
-      ownerId: caller.userId,
+      ownerId: origin.caller.userId,
       content: JSON.stringify(dto.content ?? {}),
       createdAt: now,
       updatedAt: now,
     });
-    await this.diagrams.insert(diagram);
+    await this.dataSource.transact(async (manager) => {
+      await manager.getRepository(Diagram).insert(diagram);
+      await this.history.record(manager, origin, [
+        {
+          action: 'create',
+          objectType: 'diagram',
+          objectId: diagram.id,
+          before: null,
+          after: toDiagramResponse(diagram),
+        },
+      ]);
+    });
     return diagram;
   }
 
-  async update(caller: Principal, id: string, dto: UpdateDiagramDto): Promise<Diagram> {
+  async update(origin: ChangeOrigin, id: string, dto: UpdateDiagramDto): Promise<Diagram> {
+    const { caller } = origin;
     await this.assertMayChange(caller, id);
     const changes: QueryDeepPartialEntity<Diagram> = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.visibility !== undefined) changes.visibility = dto.visibility;
     if (dto.content !== undefined) changes.content = JSON.stringify(dto.content);
-    const query = this.diagrams
-      .createQueryBuilder()
-      .update(Diagram)
-      .set(changes)
-      .where('id = :id', { id });
-    if (!roleIncludes(caller.role, Role.Admin)) query.andWhere(OWNED, { userId: caller.userId });
-    // Nothing written: the diagram was deleted between the check and the write.
-    if (!(await query.execute()).affected) throw notFound(id);
-    return this.getVisible(caller, id);
+    return this.dataSource.transact(async (manager) => {
+      const diagrams = manager.getRepository(Diagram);
+      const before = await diagrams.findOneBy({ id });
+      const query = diagrams
+        .createQueryBuilder()
+        .update(Diagram)
+        .set(changes)
+        .where('id = :id', { id });
+      if (!roleIncludes(caller.role, Role.Admin)) query.andWhere(OWNED, { userId: caller.userId });
+      // Nothing written: the diagram was deleted (or given away) between the check and the write.
+      if (!before || !(await query.execute()).affected) throw notFound(id);
+      const after = (await diagrams.findOneBy({ id }))!;
+      await this.history.record(
+        manager,
+        origin,
+        updateChange('diagram', id, toDiagramResponse(before), toDiagramResponse(after)),
+      );
+      return after;
+    });
   }
 
-  async remove(caller: Principal, id: string): Promise<void> {
+  async remove(origin: ChangeOrigin, id: string): Promise<void> {
+    const { caller } = origin;
     await this.assertMayChange(caller, id);
-    const query = this.diagrams
-      .createQueryBuilder()
-      .delete()
-      .from(Diagram)
-      .where('id = :id', { id });
-    if (!roleIncludes(caller.role, Role.Admin)) query.andWhere(OWNED, { userId: caller.userId });
-    if (!(await query.execute()).affected) throw notFound(id);
+    await this.dataSource.transact(async (manager) => {
+      const diagrams = manager.getRepository(Diagram);
+      const before = await diagrams.findOneBy({ id });
+      const query = diagrams.createQueryBuilder().delete().from(Diagram).where('id = :id', { id });
+      if (!roleIncludes(caller.role, Role.Admin)) query.andWhere(OWNED, { userId: caller.userId });
+      if (!before || !(await query.execute()).affected) throw notFound(id);
+      await this.history.record(manager, origin, [
+        {
+          action: 'delete',
+          objectType: 'diagram',
+          objectId: id,
+          before: toDiagramResponse(before),
+          after: null,
+        },
+      ]);
+    });
   }
 
   /**

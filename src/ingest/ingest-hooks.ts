@@ -14,6 +14,8 @@ export interface IngestRunOptions {
 export interface IngestHooks {
   /** The run's id: the answer's `runId`. */
   runId: string;
+  /** The request's id, which the run's change records carry. */
+  requestId: string;
   /** Called once the body's options are read and valid, before any item is read. */
   optionsRead?(options: IngestRunOptions): void;
   /**

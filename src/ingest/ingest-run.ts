@@ -1,5 +1,7 @@
 import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
 import { v7 as timeOrderedUuid } from 'uuid';
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { ChangeWriter } from './apply/change-writer.js';
 import { PlanWriter } from './apply/plan-writer.js';
 import type { IngestAsset, IngestPayload, IngestRelation } from './ingest-payload.js';
 import type { IngestLookups, IngestSql } from './ingest-sql.js';
@@ -91,18 +93,21 @@ export class IngestRun {
 
   /**
    * `sql`: the transaction to write in, or null for a dry run. `lookups`: where the stored
-   * rows are read, by default `sql`. `now`: the run's time.
+   * rows are read, by default `sql`. `now`: the run's time. `history`: whose change records
+   * the run writes (none when null).
    */
   constructor(
     private readonly payload: IngestPayload,
     private readonly sql: IngestSql | null,
     private readonly lookups: IngestLookups = sql!,
     now = new Date(),
+    history: ChangeOrigin | null = null,
   ) {
     const { source, matchByIp, itemName } = payload;
     this.context = { source, matchByIp, itemName, newId: () => timeOrderedUuid() };
     this.stored = new StoredRows(lookups);
-    this.writer = sql ? new PlanWriter(sql, source, now) : null;
+    const changes = sql && history ? new ChangeWriter(sql, history, source, now) : null;
+    this.writer = sql ? new PlanWriter(sql, source, now, changes) : null;
     this.changes = new ChangeLog(source, now.toISOString());
   }
 
@@ -282,10 +287,10 @@ export class IngestRun {
       this.changes.addRelations(plan);
       this.noteCreatedThenDeleted(plan.creates);
       if (deferWrites) deferred.push(plan);
-      else await this.writer?.relations(plan.creates, plan.updates);
+      else await this.writer?.relations(plan.creates, plan.updates, plan.updatedFrom);
     }
     for (const plan of deferred.splice(0)) {
-      await this.writer!.relations(plan.creates, plan.updates);
+      await this.writer!.relations(plan.creates, plan.updates, plan.updatedFrom);
     }
   }
 

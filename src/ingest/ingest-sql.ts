@@ -43,6 +43,8 @@ export const idsPerStatement = (db: IngestLookups) => Math.min(IDS_PER_STATEMENT
  * are written once, with `?` placeholders, and run on either database.
  */
 export interface IngestSql extends IngestLookups {
+  /** Which database: the few statements that build JSON differ. */
+  readonly dialect: 'sqlite' | 'postgres';
   /**
    * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
    * where the transaction already excludes every other writer (SQLite).

@@ -1,4 +1,4 @@
-import { ForbiddenException, Injectable } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
@@ -6,6 +6,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
@@ -56,6 +58,7 @@ export class IngestService {
   constructor(
     @InjectDataSource() private readonly dataSource: AppDataSource,
     private readonly metrics: IngestMetrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -104,7 +107,11 @@ export class IngestService {
       // processes.
       return await this.dataSource.exclusiveWrites.run(() =>
         this.inTransaction(async (sql, lookups) => {
-          const response = answer(await new IngestRun(payload, sql, lookups).execute());
+          const history = this.config.changeHistory
+            ? { caller, requestId: hooks.requestId, runId: hooks.runId }
+            : null;
+          const run = new IngestRun(payload, sql, lookups, new Date(), history);
+          const response = answer(await run.execute());
           await hooks.beforeCommit?.(sql, response);
           return response;
         }),
@@ -249,7 +256,9 @@ export class IngestService {
     const file = this.dataSource.options.database as string;
     // Lets a write that passed the gate just before the lock was taken finish first.
     await yieldToEventLoop();
-    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES);
+    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES, [
+      'changes',
+    ]);
     // Opened once the write lock is held: no other write can land between the two.
     let reader: Database.Database | null = null;
     try {

@@ -33,6 +33,8 @@ import { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import { RelationResponse, toRelationResponse } from './dto/relation-response.dto.js';
 import { UpdateRelationDto } from './dto/update-relation.dto.js';
 import { RelationsService } from './relations.service.js';
+import type { ChangeOrigin } from '../changes/change-origin.js';
+import { Origin } from '../changes/change-origin.decorator.js';
 
 const RELATION_ID = ApiParam({ name: 'id', description: 'The relation id (a UUID)' });
 const EDITOR_ONLY = 'The caller is a viewer: writing relations requires the editor role';
@@ -83,8 +85,11 @@ export class RelationsController {
     'Invalid body, unknown properties included; also an end that refers to no asset, or a relation from an asset to itself',
   )
   @ApiErrorResponses({ status: 403, description: EDITOR_ONLY })
-  async create(@Body() dto: CreateRelationDto): Promise<RelationResponse> {
-    return toRelationResponse(await this.relations.create(dto));
+  async create(
+    @Origin() origin: ChangeOrigin,
+    @Body() dto: CreateRelationDto,
+  ): Promise<RelationResponse> {
+    return toRelationResponse(await this.relations.create(origin, dto));
   }
 
   @Put(':id')
@@ -97,8 +102,12 @@ export class RelationsController {
   @ApiOkResponse({ type: RelationResponse, description: 'The updated relation' })
   @ApiJsonBodyErrors()
   @ApiErrorResponses({ status: 403, description: EDITOR_ONLY }, NO_RELATION)
-  async update(@Param('id') id: string, @Body() dto: UpdateRelationDto): Promise<RelationResponse> {
-    return toRelationResponse(await this.relations.update(id, dto));
+  async update(
+    @Origin() origin: ChangeOrigin,
+    @Param('id') id: string,
+    @Body() dto: UpdateRelationDto,
+  ): Promise<RelationResponse> {
+    return toRelationResponse(await this.relations.update(origin, id, dto));
   }
 
   @Delete(':id')
@@ -108,7 +117,7 @@ export class RelationsController {
   @RELATION_ID
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrorResponses({ status: 403, description: EDITOR_ONLY }, NO_RELATION)
-  remove(@Param('id') id: string): Promise<void> {
-    return this.relations.remove(id);
+  remove(@Origin() origin: ChangeOrigin, @Param('id') id: string): Promise<void> {
+    return this.relations.remove(origin, id);
   }
 }

@@ -1,7 +1,11 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { Asset } from '../assets/asset.entity.js';
+import { updateChange, type ChangeOrigin } from '../changes/change-origin.js';
+import { ChangesService } from '../changes/changes.service.js';
+import { AppDataSource } from '../database/app-data-source.js';
+import { toRelationResponse } from './dto/relation-response.dto.js';
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
@@ -23,6 +27,8 @@ export class RelationsService {
   constructor(
     @InjectRepository(Relation) private readonly relations: Repository<Relation>,
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly history: ChangesService,
   ) {}
 
   findById(id: string): Promise<Relation | null> {
@@ -53,7 +59,7 @@ export class RelationsService {
     return { relations, total };
   }
 
-  async create(dto: CreateRelationDto): Promise<Relation> {
+  async create(origin: ChangeOrigin, dto: CreateRelationDto): Promise<Relation> {
     if (dto.sourceAssetId === dto.targetAssetId) {
       throw new BadRequestException('targetAssetId must differ from sourceAssetId');
     }
@@ -71,7 +77,18 @@ export class RelationsService {
       updatedAt: now,
     });
     try {
-      await this.relations.insert(relation);
+      await this.dataSource.transact(async (manager) => {
+        await manager.getRepository(Relation).insert(relation);
+        await this.history.record(manager, origin, [
+          {
+            action: 'create',
+            objectType: 'relation',
+            objectId: relation.id,
+            before: null,
+            after: toRelationResponse(relation),
+          },
+        ]);
+      });
     } catch (error) {
       // An asset deleted since the check fails the foreign key: report it as the check would.
       await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
@@ -80,20 +97,43 @@ export class RelationsService {
     return relation;
   }
 
-  async update(id: string, dto: UpdateRelationDto): Promise<Relation> {
+  async update(origin: ChangeOrigin, id: string, dto: UpdateRelationDto): Promise<Relation> {
     const changes: QueryDeepPartialEntity<Relation> = { updatedAt: new Date() };
     if (dto.type !== undefined) changes.type = dto.type;
     if (dto.direction !== undefined) changes.direction = dto.direction;
     if (dto.protocol !== undefined) changes.protocol = dto.protocol;
     if (dto.toPorts !== undefined) changes.toPorts = dto.toPorts;
-    const result = await this.relations.update({ id }, changes);
-    if (!result.affected) throw relationNotFound(id);
-    return this.getById(id);
+    return this.dataSource.transact(async (manager) => {
+      const relations = manager.getRepository(Relation);
+      const before = await relations.findOneBy({ id });
+      if (!before) throw relationNotFound(id);
+      await relations.update({ id }, changes);
+      const after = (await relations.findOneBy({ id }))!;
+      await this.history.record(
+        manager,
+        origin,
+        updateChange('relation', id, toRelationResponse(before), toRelationResponse(after)),
+      );
+      return after;
+    });
   }
 
-  async remove(id: string): Promise<void> {
-    const result = await this.relations.delete({ id });
-    if (!result.affected) throw relationNotFound(id);
+  async remove(origin: ChangeOrigin, id: string): Promise<void> {
+    await this.dataSource.transact(async (manager) => {
+      const relations = manager.getRepository(Relation);
+      const before = await relations.findOneBy({ id });
+      if (!before) throw relationNotFound(id);
+      await relations.delete({ id });
+      await this.history.record(manager, origin, [
+        {
+          action: 'delete',
+          objectType: 'relation',
+          objectId: id,
+          before: toRelationResponse(before),
+          after: null,
+        },
+      ]);
+    });
   }
 
   /** Both ends in one query; a 400 names each end that refers to no asset. */

@@ -95,6 +95,7 @@ export class IngestionRecorder {
       }
       const answer = await ingestion(bytes ?? body, {
         runId: run.run.id,
+        requestId: request.id,
         optionsRead: (read) => Object.assign(options, read),
         beforeCommit: async (sql, answer) => {
           const text = JSON.stringify(answer);
@@ -104,6 +105,7 @@ export class IngestionRecorder {
           committed.answer = text;
         },
       });
+      this.logSummary(run, options, answer);
       if (committed.answer !== null) {
         return { status: 200, body: committed.answer, replayed: false };
       }
@@ -116,6 +118,24 @@ export class IngestionRecorder {
       await this.recordError(error, request, run, claimed, end);
       throw error;
     }
+  }
+
+  /** One line per ingestion that ran, beside its request's line. */
+  private logSummary(
+    run: RunRecord,
+    options: Partial<IngestRunOptions>,
+    answer: IngestResponse,
+  ): void {
+    this.logger.log({
+      msg: 'ingestion',
+      runId: run.run.id,
+      requestId: run.run.requestId,
+      format: options.format,
+      mode: options.mode,
+      source: options.source,
+      dryRun: options.dryRun,
+      stats: answer.stats,
+    });
   }
 
   private async recordError(

@@ -15,6 +15,7 @@ const CALLER: Principal = {
   name: 'CI',
   role: Role.Editor,
   apiKeyId: 'key-1',
+  apiKeyPrefix: 'amk_0123456789ab',
 };
 const CLAIMED = { caller: 'key:key-1', key: 'job-1', runId: 'run-1' };
 const SQL = {} as IngestSql;

@@ -15,6 +15,6 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, API_KEY_STRATEGY)
   /** An API key acts with the current role of the user who created it. */
   async validate(token: string): Promise<Principal | false> {
     const found = await this.apiKeys.authenticate(token);
-    return found ? toPrincipal(found.user, found.apiKey.id) : false;
+    return found ? toPrincipal(found.user, found.apiKey) : false;
   }
 }

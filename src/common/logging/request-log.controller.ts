@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
+import type { Principal } from '../principal.js';
 
 type PinoLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 /**
  * One line per request, written when the response is finished: request id, method, route,
- * status, duration and client address. Headers and bodies
+ * status, duration, client address and the actor (the user's id and, with an API key, its
+ * displayable prefix; null before authentication). Headers and bodies
  * are never logged (they carry tokens, API keys and passwords).
  */
 export class RequestLogController extends LogController {
@@ -29,6 +31,7 @@ export class RequestLogController extends LogController {
     reply: FastifyReply,
   ): void {
     if (!error && !(reply.log as PinoLogger).isLevelEnabled('info')) return;
+    const user = (request as FastifyRequest & { user?: Principal }).user;
     const line = {
       requestId: request.id,
       method: request.method,
@@ -38,6 +41,8 @@ export class RequestLogController extends LogController {
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
       ip: request.ip,
+      userId: user?.userId ?? null,
+      apiKeyPrefix: user?.apiKeyPrefix ?? null,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request failed');
     else reply.log.info(line, 'request');

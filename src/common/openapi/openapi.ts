@@ -40,6 +40,7 @@ const TAGS: [name: string, description: string][] = [
   ['graph', 'Walks along relations: neighbourhoods, paths, reachability'],
   ['diagrams', 'Mapping diagrams: private to their owner, or public'],
   ['ingestion', 'Bulk writes from scanners'],
+  ['changes', 'Change history: who changed what, when, through which request or run'],
 ];
 
 /** The routes registered on Fastify directly (LivenessRoute), in their place among the others. */

@@ -1,4 +1,5 @@
 import type { AssetRow } from '../../assets/asset-rows.js';
+import type { ChangeWriter } from './change-writer.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import {
   chunks,
@@ -105,6 +106,8 @@ export class PlanWriter {
     private readonly sql: IngestSql,
     private readonly source: string | null,
     now: Date,
+    /** Where the change records go; null when history is off. */
+    private readonly changes: ChangeWriter | null = null,
   ) {
     this.now = sql.timestamp(now);
     this.seenAt = source === null ? null : this.now;
@@ -113,6 +116,7 @@ export class PlanWriter {
 
   /** replace: the store emptied first. */
   async deleteAll(): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
+    await this.changes?.deletingAll();
     const relationsDeleted = await this.sql.run('DELETE FROM relations');
     await this.sql.run('DELETE FROM vulnerabilities');
     await this.sql.run('DELETE FROM services');
@@ -170,6 +174,7 @@ export class PlanWriter {
       plan.replacedServiceLists,
       listRows(plan.serviceLists, serviceValues),
     );
+    await this.changes?.assets(plan);
   }
 
   /** The stored lists of `replaced` assets deleted, then `rows` inserted: in bulk, per table. */
@@ -185,7 +190,12 @@ export class PlanWriter {
     await this.sql.insert(table, columns, rows);
   }
 
-  async relations(creates: RelationRow[], updates: RelationRow[]): Promise<void> {
+  /** `updatedFrom`: the stored row of each of `updates`, at the same index. */
+  async relations(
+    creates: RelationRow[],
+    updates: RelationRow[],
+    updatedFrom: RelationRow[],
+  ): Promise<void> {
     const row = (relation: RelationRow) => [
       relation.id,
       relation.source_asset_id,
@@ -199,6 +209,7 @@ export class PlanWriter {
     ];
     await this.sql.insert('relations', RELATION_COLUMNS, mapped(creates, row));
     await this.sql.insert('relations', RELATION_COLUMNS, mapped(updates, row), RELATION_UPSERT);
+    await this.changes?.relations(creates, updates, updatedFrom);
   }
 
   /**
@@ -212,6 +223,7 @@ export class PlanWriter {
     const counts = { assetsDeleted: 0, relationsDeleted: 0 };
     for (const part of chunks(plan.sourceRemovals, this.perStatement)) {
       const list = placeholders(part);
+      await this.changes?.losingSource(part);
       await this.sql.run(`DELETE FROM asset_sources WHERE source = ? AND asset_id IN (${list})`, [
         this.source,
         ...part,
@@ -232,6 +244,7 @@ export class PlanWriter {
           part,
         );
       }
+      await this.changes?.deletingAssets(part);
       counts.relationsDeleted += await this.sql.run(
         `DELETE FROM relations WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`,
         [...part, ...part],
@@ -239,6 +252,7 @@ export class PlanWriter {
       counts.assetsDeleted += await this.sql.run(`DELETE FROM assets WHERE id IN (${list})`, part);
     }
     for (const part of chunks(relations, this.perStatement)) {
+      await this.changes?.deletingRelations(part);
       counts.relationsDeleted += await this.sql.run(
         `DELETE FROM relations WHERE id IN (${placeholders(part)})`,
         part,

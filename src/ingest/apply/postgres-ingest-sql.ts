@@ -8,6 +8,7 @@ export class PostgresIngestSql implements IngestSql {
   readonly maxParams = 60_000;
   readonly idOrder = 'id COLLATE "C"';
   readonly forUpdate = 'FOR UPDATE';
+  readonly dialect = 'postgres';
 
   constructor(private readonly runner: QueryRunner) {}
 

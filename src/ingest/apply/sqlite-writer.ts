@@ -9,6 +9,7 @@ import {
   type InsertColumn,
 } from '../ingest-sql.js';
 import {
+  BULK_REBUILD_MAX_ROWS,
   BULK_ROWS_PER_STATEMENT,
   MAX_QUEUED_INSERTS,
   SQLITE_ROWS_PER_MESSAGE,
@@ -37,6 +38,7 @@ export class SqliteWriter implements IngestSql {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
   readonly forUpdate = '';
+  readonly dialect = 'sqlite';
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
   private queuedInserts = 0;
@@ -73,11 +75,14 @@ export class SqliteWriter implements IngestSql {
     file: string,
     timeoutMs: number,
     bulkLoadTables: string[] = [],
+    rebuiltTables: string[] = [],
   ): Promise<SqliteWriter> {
     const workerData: SqliteWriterData = {
       file,
       timeoutMs,
       bulkLoadTables,
+      rebuiltTables,
+      rebuildMaxRows: BULK_REBUILD_MAX_ROWS,
       bulkRowsPerStatement: BULK_ROWS_PER_STATEMENT,
     };
     const writer = new SqliteWriter(
@@ -123,7 +128,9 @@ export class SqliteWriter implements IngestSql {
     const bulkSql = onConflict
       ? null
       : sqliteInsert(table, columns, onConflict, BULK_ROWS_PER_STATEMENT);
-    return inBatches(rows, SQLITE_ROWS_PER_MESSAGE, (part) => this.postInsert(sql, bulkSql, part));
+    return inBatches(rows, SQLITE_ROWS_PER_MESSAGE, (part) =>
+      this.postInsert(table, sql, bulkSql, part),
+    );
   }
 
   async commit(): Promise<void> {
@@ -143,11 +150,16 @@ export class SqliteWriter implements IngestSql {
   }
 
   /** Hands rows over, once the worker has few enough waiting; gives the event loop a turn. */
-  private async postInsert(sql: string, bulkSql: string | null, rows: unknown[][]): Promise<void> {
+  private async postInsert(
+    table: string,
+    sql: string,
+    bulkSql: string | null,
+    rows: unknown[][],
+  ): Promise<void> {
     while (this.queuedInserts >= MAX_QUEUED_INSERTS && !this.failure) {
       await new Promise<void>((resolve) => (this.insertDone = resolve));
     }
-    this.post({ op: 'insert', sql, bulkSql, rows });
+    this.post({ op: 'insert', table, sql, bulkSql, rows });
     this.queuedInserts++;
     await this.letOtherRequestsRun();
   }

@@ -12,7 +12,8 @@ import type {
   SqliteWriterRequest,
 } from './sqlite-writer.messages.js';
 
-const { file, timeoutMs, bulkLoadTables, bulkRowsPerStatement } = workerData as SqliteWriterData;
+const { file, timeoutMs, bulkLoadTables, bulkRowsPerStatement, rebuiltTables, rebuildMaxRows } =
+  workerData as SqliteWriterData;
 const port = parentPort!;
 const post = (answer: SqliteWriterAnswer) => port.postMessage(answer);
 
@@ -44,11 +45,20 @@ function startBulkLoad(connection: Database.Database): IndexRow[] | false {
   }
   // Those a constraint made (sql is null) stay: the primary keys, and the upserts' conflicts.
   // So do unique ones: a repeated value must fail at its row, not at the commit.
+  const small = rebuiltTables.filter(
+    (table) =>
+      (
+        connection
+          .prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM "${table}" LIMIT ?)`)
+          .get(rebuildMaxRows) as { n: number }
+      ).n < rebuildMaxRows,
+  );
+  const tables = [...bulkLoadTables, ...small];
   const indexes = connection
     .prepare(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (${bulkLoadTables.map(() => '?').join(', ')})`,
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND tbl_name IN (${tables.map(() => '?').join(', ')})`,
     )
-    .all(...bulkLoadTables) as IndexRow[];
+    .all(...tables) as IndexRow[];
   for (const index of indexes) connection.exec(`DROP INDEX "${index.name}"`);
   return indexes;
 }
@@ -89,7 +99,9 @@ function carryOut(request: SqliteWriterRequest): void {
   if (request.op === 'insert') {
     if (!failure) {
       try {
-        bulk ??= startBulkLoad(db!);
+        // Decided at the first insert into an ingested table: a replace writes the change records
+        // of what it deletes before the rows it loads.
+        if (bulk === null && bulkLoadTables.includes(request.table)) bulk = startBulkLoad(db!);
         insert(request);
       } catch (error) {
         failure = error;

@@ -4,6 +4,7 @@ import { Inventory1795303938642 } from './1795303938642-Inventory.js';
 import { Provenance1795496332743 } from './1795496332743-Provenance.js';
 import { Runs1795496985232 } from './1795496985232-Runs.js';
 import { Services1795512534090 } from './1795512534090-Services.js';
+import { Changes1795527851797 } from './1795527851797-Changes.js';
 import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 
@@ -14,6 +15,7 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   Provenance1795496332743,
   Runs1795496985232,
   Services1795512534090,
+  Changes1795527851797,
   AssetSearch1795527936776,
   AssetCount1795527936777,
 ];

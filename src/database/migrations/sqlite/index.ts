@@ -4,6 +4,7 @@ import { Inventory1795303929837 } from './1795303929837-Inventory.js';
 import { Provenance1795496326167 } from './1795496326167-Provenance.js';
 import { Runs1795496969351 } from './1795496969351-Runs.js';
 import { Services1795512515374 } from './1795512515374-Services.js';
+import { Changes1795527844427 } from './1795527844427-Changes.js';
 import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 
@@ -14,6 +15,7 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   Provenance1795496326167,
   Runs1795496969351,
   Services1795512515374,
+  Changes1795527844427,
   AssetSearch1795527936776,
   AssetCount1795527936777,
 ];

@@ -1,0 +1,86 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { MAX_ASSET_ID_LENGTH } from '../assets/asset.entity.js';
+
+export type ChangeAction = 'create' | 'update' | 'delete';
+export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
+
+export type ChangeObjectType = 'asset' | 'relation' | 'diagram' | 'user' | 'apiKey';
+export const CHANGE_OBJECT_TYPES: readonly ChangeObjectType[] = [
+  'asset',
+  'relation',
+  'diagram',
+  'user',
+  'apiKey',
+];
+
+/**
+ * One write to one object, recorded in the write's own transaction. Ids are time-ordered
+ * (UUIDv7), so (time, id) orders the records as they were written.
+ */
+@Entity('changes')
+// An object's history, newest first (GET /api/assets/:id/changes, the objectId filter).
+@Index(['objectType', 'objectId', 'time', 'id'])
+// The whole list newest first, the since/until filters, and the retention delete.
+@Index(['time', 'id'])
+@Index(['runId'])
+@Index(['actorUserId'])
+export class Change {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: Date })
+  time: Date;
+
+  @Column({ type: 'varchar', length: 8 })
+  action: ChangeAction;
+
+  @Column({ name: 'object_type', type: 'varchar', length: 16 })
+  objectType: ChangeObjectType;
+
+  // Asset ids are the longest the API takes.
+  @Column({ name: 'object_id', type: 'varchar', length: MAX_ASSET_ID_LENGTH })
+  objectId: string;
+
+  // The actor as it was: kept when the user or the key is deleted later.
+  @Column({ name: 'actor_user_id', type: 'varchar', length: 36 })
+  actorUserId: string;
+
+  @Column({ name: 'actor_email', type: 'varchar', length: 255 })
+  actorEmail: string;
+
+  @Column({ name: 'actor_api_key_id', type: 'varchar', length: 36, nullable: true })
+  actorApiKeyId: string | null;
+
+  @Column({ name: 'actor_api_key_prefix', type: 'varchar', length: 32, nullable: true })
+  actorApiKeyPrefix: string | null;
+
+  @Column({ name: 'request_id', type: 'varchar', length: 128 })
+  requestId: string;
+
+  @Column({ name: 'run_id', type: 'varchar', length: 36, nullable: true })
+  runId: string | null;
+
+  /** The object as the API showed it (JSON); only the changed fields for an update. */
+  @Column({ type: 'text', nullable: true })
+  before: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  after: string | null;
+}
+
+/** A changes row as raw SQL reads it: `time` is UTC text on SQLite, a Date on PostgreSQL. */
+export interface ChangeRow {
+  id: string;
+  time: Date | string;
+  action: ChangeAction;
+  object_type: ChangeObjectType;
+  object_id: string;
+  actor_user_id: string;
+  actor_email: string;
+  actor_api_key_id: string | null;
+  actor_api_key_prefix: string | null;
+  request_id: string;
+  run_id: string | null;
+  before: string | null;
+  after: string | null;
+}

@@ -1,0 +1,153 @@
+import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, type EntityManager } from 'typeorm';
+import { v7 as uuidv7 } from 'uuid';
+import { Asset } from '../assets/asset.entity.js';
+import type { PageQueryDto } from '../common/dto/page-query.dto.js';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { Change, type ChangeRow } from './change.entity.js';
+import type { ChangeInput, ChangeOrigin } from './change-origin.js';
+import type { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
+
+// The lists are read on every history page: their queries are written out rather than built
+// by TypeORM, whose query building costs more than running them (each an index range scan).
+const COUNT_CHANGES = 'SELECT COUNT(*) AS total FROM changes';
+const SELECT_CHANGES = 'SELECT * FROM changes';
+const NEWEST_FIRST = 'ORDER BY time DESC, id DESC LIMIT :limit OFFSET :offset';
+const OF_ASSET = " WHERE object_type = 'asset' AND object_id = :id";
+// One asset's page and its total in one statement: an asset has few records (those of 90 days),
+// and one round trip instead of two is a good part of this route's cost.
+const SELECT_ASSET_CHANGES = `SELECT *, COUNT(*) OVER () AS total FROM changes${OF_ASSET} ${NEWEST_FIRST}`;
+
+export interface ChangePage {
+  changes: ChangeRow[];
+  /** Every change matching the filters, before paging. */
+  total: number;
+}
+
+// Rows of one multi-row insert: 13 values each, well within either database's parameter limit.
+const CHANGES_PER_INSERT = 500;
+
+/** A change row's values, for `origin`'s write of `input` at `time`. */
+export function changeRow(origin: ChangeOrigin, input: ChangeInput, time: Date): Change {
+  const { caller } = origin;
+  return {
+    id: uuidv7(),
+    time,
+    action: input.action,
+    objectType: input.objectType,
+    objectId: input.objectId,
+    actorUserId: caller.userId,
+    actorEmail: caller.email,
+    actorApiKeyId: caller.apiKeyId,
+    actorApiKeyPrefix: caller.apiKeyPrefix,
+    requestId: origin.requestId,
+    runId: origin.runId,
+    before: input.before === null ? null : JSON.stringify(input.before),
+    after: input.after === null ? null : JSON.stringify(input.after),
+  };
+}
+
+/** The change history: its records, written in the writes' own transactions, and its lists. */
+@Injectable()
+export class ChangesService {
+  constructor(
+    @InjectRepository(Change) private readonly changes: Repository<Change>,
+    @InjectRepository(Asset) private readonly assets: Repository<Asset>,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Whether writes record their changes (always, but in a bench measuring their cost). */
+  get enabled(): boolean {
+    return this.config.changeHistory;
+  }
+
+  /**
+   * Records `inputs` through `manager`, the write's transaction, so that they share its fate.
+   * `origin` null: a write of the service's own at start-up, by no request, is not recorded.
+   */
+  async record(
+    manager: EntityManager,
+    origin: ChangeOrigin | null,
+    inputs: ChangeInput[],
+  ): Promise<void> {
+    if (!this.enabled || origin === null || inputs.length === 0) return;
+    const time = new Date();
+    const rows = inputs.map((input) => changeRow(origin, input, time));
+    for (let start = 0; start < rows.length; start += CHANGES_PER_INSERT) {
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(Change)
+        .values(rows.slice(start, start + CHANGES_PER_INSERT))
+        .execute();
+    }
+  }
+
+  /** One page, newest first, and the filtered total. */
+  async list(query: ListChangesQueryDto): Promise<ChangePage> {
+    const conditions: string[] = [];
+    const parameters: Record<string, unknown> = {};
+    const filter = (condition: string, name: string, value: unknown) => {
+      if (value === undefined) return;
+      conditions.push(condition);
+      parameters[name] = value;
+    };
+    filter('object_type = :objectType', 'objectType', query.objectType);
+    filter('object_id = :objectId', 'objectId', query.objectId);
+    filter('actor_user_id = :actorId', 'actorId', query.actorId);
+    filter('run_id = :runId', 'runId', query.runId);
+    filter('time >= :since', 'since', query.since && new Date(query.since));
+    filter('time < :until', 'until', query.until && new Date(query.until));
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+    return this.page(where, parameters, query);
+  }
+
+  /**
+   * An asset's changes, also once it is deleted. An id with neither records nor an asset is a
+   * 404, so that a mistyped id is not mistaken for an asset nobody changed.
+   */
+  async forAsset(id: string, paging: PageQueryDto): Promise<ChangePage> {
+    const rows = await this.run<ChangeRow & { total: string | number }>(SELECT_ASSET_CHANGES, {
+      id,
+      limit: paging.limit,
+      offset: paging.offset,
+    });
+    const page: ChangePage =
+      rows.length > 0
+        ? { changes: rows, total: Number(rows[0].total) }
+        : // Past the end, or none: the total counted on its own.
+          await this.page(OF_ASSET, { id }, paging);
+    if (page.total === 0 && !(await this.assets.existsBy({ id }))) {
+      throw new NotFoundException(`asset ${id} not found`);
+    }
+    return page;
+  }
+
+  private async page(
+    where: string,
+    parameters: Record<string, unknown>,
+    paging: PageQueryDto,
+  ): Promise<ChangePage> {
+    const [counted] = await this.run<{ total: string | number }>(COUNT_CHANGES + where, parameters);
+    const total = Number(counted.total);
+    // Past the end (or nothing to find): no second query.
+    const changes =
+      paging.offset >= total
+        ? []
+        : await this.run<ChangeRow>(`${SELECT_CHANGES}${where} ${NEWEST_FIRST}`, {
+            ...parameters,
+            limit: paging.limit,
+            offset: paging.offset,
+          });
+    return { changes, total };
+  }
+
+  /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
+  private run<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
+    const { manager } = this.changes;
+    const [query, values] = manager.connection.driver.escapeQueryWithParameters(sql, parameters);
+    return manager.query<T[]>(query, values);
+  }
+}

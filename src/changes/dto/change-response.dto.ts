@@ -1,0 +1,86 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isoTimestamp } from '../../assets/asset-rows.js';
+import { RunActor } from '../../runs/dto/run-actor.dto.js';
+import {
+  CHANGE_ACTIONS,
+  CHANGE_OBJECT_TYPES,
+  type ChangeAction,
+  type ChangeObjectType,
+  type ChangeRow,
+} from '../change.entity.js';
+
+/** One recorded write to one object. */
+export class ChangeResponse {
+  @ApiProperty({ format: 'uuid', example: '01936f0d-5a1b-7c2d-8e3f-4a5b6c7d8e9f' })
+  id: string;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-24T14:05:00.000Z' })
+  time: string;
+
+  @ApiProperty({ enum: CHANGE_ACTIONS, enumName: 'ChangeAction', example: 'update' })
+  action: ChangeAction;
+
+  @ApiProperty({ enum: CHANGE_OBJECT_TYPES, enumName: 'ChangeObjectType', example: 'asset' })
+  objectType: ChangeObjectType;
+
+  @ApiProperty({ example: 'web-01' })
+  objectId: string;
+
+  @ApiProperty({ type: RunActor, description: 'Who wrote it, as they were then' })
+  actor: RunActor;
+
+  @ApiProperty({ example: '5f0c8a8e-3d2b-4c1a-9e7f-6a5b4c3d2e1f' })
+  requestId: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The ingestion run that wrote it; null for any other request',
+    example: null,
+  })
+  runId: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      'The object as the API showed it before: null for a create; for an update only the fields that changed. Password hashes and API key secrets never appear.',
+    example: { risk_score: 40 },
+  })
+  before: Record<string, unknown> | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      'The object as the API showed it after: null for a delete; for an update only the fields that changed.',
+    example: { risk_score: 90 },
+  })
+  after: Record<string, unknown> | null;
+}
+
+const parsed = (value: string | null) =>
+  value === null ? null : (JSON.parse(value) as Record<string, unknown>);
+
+export function toChangeResponse(row: ChangeRow): ChangeResponse {
+  return {
+    id: row.id,
+    time: isoTimestamp(row.time),
+    action: row.action,
+    objectType: row.object_type,
+    objectId: row.object_id,
+    actor: {
+      userId: row.actor_user_id,
+      email: row.actor_email,
+      apiKeyId: row.actor_api_key_id,
+      apiKeyPrefix: row.actor_api_key_prefix,
+    },
+    requestId: row.request_id,
+    runId: row.run_id,
+    before: parsed(row.before),
+    after: parsed(row.after),
+  };
+}
