@@ -1,4 +1,4 @@
-import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +30,16 @@ import { SqliteLookups } from './match/sqlite-lookups.js';
 // An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
 const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services', 'relations'];
 
+/**
+ * PostgreSQL's planner statistics are refreshed after a run whose creations and deletions reach
+ * a tenth of the assets the planner believes stored (autovacuum's own threshold), at least this
+ * many. Autovacuum would refresh them up to a minute later; meanwhile the planner still sees the
+ * tables as they were (empty, after a first load) and pages the list by scanning a million rows.
+ */
+const ANALYZE_MIN_ROWS = 1000;
+const PLANNED_ASSETS = `SELECT reltuples FROM pg_class WHERE oid = 'assets'::regclass`;
+const ANALYZE_INGESTED = `ANALYZE ${[...INGESTED_TABLES, 'changes'].join(', ')}`;
+
 // Serializes ingestions across every process sharing a PostgreSQL database.
 export const POSTGRES_INGEST_LOCK = 7_402_151_001;
 
@@ -55,6 +65,8 @@ interface OpenedPayload {
 
 @Injectable()
 export class IngestService {
+  private readonly logger = new Logger(IngestService.name);
+
   constructor(
     @InjectDataSource() private readonly dataSource: AppDataSource,
     private readonly metrics: IngestMetrics,
@@ -105,7 +117,7 @@ export class IngestService {
       }
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
-      return await this.dataSource.exclusiveWrites.run(() =>
+      const response = await this.dataSource.exclusiveWrites.run(() =>
         this.inTransaction(async (sql, lookups) => {
           const history = this.config.changeHistory
             ? { caller, requestId: hooks.requestId, runId: hooks.runId }
@@ -116,8 +128,26 @@ export class IngestService {
           return response;
         }),
       );
+      await this.refreshPlannerStatistics(response.stats);
+      return response;
     } finally {
       await opened.close();
+    }
+  }
+
+  /** On PostgreSQL, after a run that changed much of the store (see ANALYZE_MIN_ROWS). */
+  private async refreshPlannerStatistics(stats: IngestResponse['stats']): Promise<void> {
+    if (this.dataSource.options.type !== 'postgres') return;
+    const moved =
+      stats.assetsCreated + stats.assetsDeleted + stats.relationsCreated + stats.relationsDeleted;
+    if (moved < ANALYZE_MIN_ROWS) return;
+    try {
+      const [{ reltuples }] = await this.dataSource.query<{ reltuples: number }[]>(PLANNED_ASSETS);
+      // -1: never analyzed.
+      if (moved >= Math.max(0, reltuples) / 10) await this.dataSource.query(ANALYZE_INGESTED);
+    } catch (error) {
+      // The run is committed and answered as it is; autovacuum will catch up.
+      this.logger.warn(`planner statistics not refreshed: ${(error as Error).message}`);
     }
   }
 
