@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
 import type { TLSSocket } from 'node:tls';
-import { join } from 'node:path';
 import { TestApp } from '../support/test-app.js';
+import { selfSignedCertificate, type TestCertificate } from '../support/tls.js';
 
 interface TlsAnswer {
   status: number;
@@ -36,42 +34,19 @@ function getOverTls(url: string, ca: Buffer): Promise<TlsAnswer> {
 }
 
 describe('HTTPS with TLS_CERT_FILE and TLS_KEY_FILE', () => {
-  let folder: string;
+  let tls: TestCertificate;
   let cert: Buffer;
   let t: TestApp;
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'asset-map-tls-'));
-    const certFile = join(folder, 'cert.pem');
-    const keyFile = join(folder, 'key.pem');
-    // A self-signed pair made for this run only.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost',
-      ],
-      { stdio: 'ignore' },
-    );
-    cert = readFileSync(certFile);
+    tls = selfSignedCertificate();
+    ({ cert } = tls);
+    const { certFile, keyFile } = tls;
     t = await TestApp.start({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
   });
   afterAll(async () => {
     await t?.close();
-    rmSync(folder, { recursive: true, force: true });
+    rmSync(tls.folder, { recursive: true, force: true });
   });
 
   it('answers over TLS, with HSTS', async () => {

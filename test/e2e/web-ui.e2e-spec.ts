@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
+import { selfSignedCertificate, type TestCertificate } from '../support/tls.js';
 
 const INDEX =
   '<!doctype html><title>Asset Map</title><script type="module" src="/static/app-1a2b3c.js"></script>';
@@ -143,37 +143,14 @@ describe('without a built UI', () => {
 describe('the browser UI over HTTPS', () => {
   let t: TestApp;
   let root: string;
-  let keys: string;
+  let tls: TestCertificate;
   let cert: Buffer;
 
   beforeAll(async () => {
     root = builtUi();
-    keys = mkdtempSync(join(tmpdir(), 'asset-map-tls-'));
-    const certFile = join(keys, 'cert.pem');
-    const keyFile = join(keys, 'key.pem');
-    // A self-signed pair made for this run only.
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost',
-      ],
-      { stdio: 'ignore' },
-    );
-    cert = readFileSync(certFile);
+    tls = selfSignedCertificate();
+    ({ cert } = tls);
+    const { certFile, keyFile } = tls;
     t = await TestApp.start({ TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile }, undefined, {
       webRoot: root,
     });
@@ -181,7 +158,7 @@ describe('the browser UI over HTTPS', () => {
   afterAll(async () => {
     await t?.close();
     rmSync(root, { recursive: true, force: true });
-    rmSync(keys, { recursive: true, force: true });
+    rmSync(tls.folder, { recursive: true, force: true });
   });
 
   it('serves the page over TLS, with HSTS and the policy', async () => {
