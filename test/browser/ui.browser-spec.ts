@@ -317,7 +317,6 @@ describeWithChromium('the browser UI in Chromium', () => {
       const ids = await page.locator('#vulnerabilities ~ * td.mono').allTextContents();
       expect(ids).toEqual(['CVE-2024-0002', 'CVE-2024-0003', 'CVE-2024-0001']);
       await expect(page.locator('ul.relations li').count()).resolves.toBe(2);
-      await shot('asset');
 
       await page.getByRole('button', { name: 'Edit' }).click();
       await page.getByLabel('IP address').fill('not-an-ip');
@@ -328,13 +327,39 @@ describeWithChromium('the browser UI in Chromium', () => {
       await page.getByLabel('IP address').fill('10.0.1.11');
       await page.getByLabel('Site').fill('marseille');
       await page.getByRole('button', { name: 'Save changes' }).click();
-      await page.getByText('marseille').waitFor();
+      await page.locator('dl.fields').getByText('marseille').waitFor();
       const stored = await t.request('GET', '/api/assets/web-1', { token });
       expect(stored.body).toMatchObject({
         ip: '10.0.1.11',
         site: 'marseille',
         name: 'web-frontend-1',
       });
+
+      // The history, newest first: the edit, field by field, then the ingestion that created it.
+      const history = page.locator('section[aria-labelledby="history"] li.change');
+      await history.first().locator('table.diff').waitFor();
+      await expect(history.count()).resolves.toBe(2);
+      const update = history.nth(0);
+      await expect(update.locator('.change-action').textContent()).resolves.toBe('Updated');
+      await expect(update.textContent()).resolves.toContain(`by ${ADMIN_EMAIL}`);
+      const diff = await update
+        .locator('table.diff tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)),
+        );
+      expect(diff).toEqual([
+        ['ip', '10.0.1.10', '→', '10.0.1.11'],
+        ['site', 'paris', '→', 'marseille'],
+      ]);
+      const creation = history.nth(1);
+      await expect(creation.locator('.change-action').textContent()).resolves.toBe('Created');
+      await expect(creation.locator('.change-summary').textContent()).resolves.toMatch(
+        /name web-frontend-1 .*ip 10\.0\.1\.10.*3 vulnerabilities · 2 services/,
+      );
+      await expect(
+        creation.getByRole('link', { name: 'an ingestion run' }).getAttribute('href'),
+      ).resolves.toMatch(/^\/runs\//);
+      await shot('asset');
     },
     STEP_TIMEOUT,
   );
@@ -411,6 +436,33 @@ describeWithChromium('the browser UI in Chromium', () => {
       await row.getByRole('link').click();
       await page.getByRole('heading', { name: 'Ingestion run', level: 1 }).waitFor();
       await page.getByText('assetsCreated').waitFor();
+
+      // Its change list: what the run wrote, each object named, as the API records it.
+      const runId = new URL(page.url()).pathname.split('/').pop()!;
+      const recorded = await t.request('GET', `/api/changes?runId=${runId}`, { token });
+      expect(recorded.status).toBe(200);
+      expect(recorded.body).toHaveLength(7);
+      const changes = page.locator('section[aria-labelledby="run-changes"] li.change');
+      await changes.first().waitFor();
+      await expect(changes.count()).resolves.toBe(7);
+      await expect(
+        page.locator('section[aria-labelledby="run-changes"] .summary').textContent(),
+      ).resolves.toBe('7 changes, newest first');
+      const heads = await changes.locator('.change-head').allTextContents();
+      for (const created of [
+        'Created asset web-frontend-1',
+        'Created asset orders-db',
+        'Created asset edge-firewall',
+        'Created asset workstation-ana',
+        'Created relation fw-1 → web-1',
+        'Created relation web-1 → db-1',
+        'Created relation ws-1 ↔ fw-1',
+      ]) {
+        expect(heads.some((head) => head.startsWith(created))).toBe(true);
+      }
+      await expect(
+        changes.getByRole('link', { name: 'web-frontend-1' }).getAttribute('href'),
+      ).resolves.toBe('/assets/web-1');
       await shot('run');
     },
     STEP_TIMEOUT,

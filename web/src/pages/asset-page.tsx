@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import {
+  ApiError,
   del,
   get,
   query,
   type Asset,
-  type Change,
   type GraphAnswer,
   type Relation,
   type User,
@@ -12,7 +12,7 @@ import {
 import { navigate } from '../router';
 import { ErrorMessage, RiskBadge, formatTime, useAsync, useTitle } from '../ui';
 import { AssetForm } from './asset-form';
-import { ChangeList, ChangesError } from './change-list';
+import { ChangeHistory } from './change-list';
 
 type Shown =
   | 'ip'
@@ -62,7 +62,8 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
     ]);
     return { list, names: new Map(graph.assets.map((one) => [one.id, one.name])) };
   }, [id]);
-  const changes = useAsync(() => get<Change[]>(`${path}/changes${query({ limit: 50 })}`), [id]);
+  // Moves on each save, for the history to show the change just made.
+  const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState(false);
   const [deleteError, setDeleteError] = useState<unknown>(null);
   useTitle(asset.data?.name ?? 'Asset');
@@ -75,6 +76,16 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
         <p>
           <a href="/assets">Back to the inventory</a>
         </p>
+        {/* A deleted asset's history is still kept: who deleted it, and when. */}
+        {asset.error instanceof ApiError && asset.error.status === 404 && (
+          <section aria-labelledby="history">
+            <ChangeHistory
+              path={`${path}/changes`}
+              quietWhenMissing
+              heading={<h2 id="history">Change history</h2>}
+            />
+          </section>
+        )}
       </>
     );
   }
@@ -132,7 +143,7 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
             onSaved={() => {
               setEditing(false);
               asset.reload();
-              changes.reload();
+              setVersion((value) => value + 1);
             }}
           />
         </section>
@@ -259,11 +270,7 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
 
       <section aria-labelledby="history">
         <h2 id="history">Change history</h2>
-        {changes.error ? (
-          <ChangesError error={changes.error} />
-        ) : (
-          changes.data && <ChangeList changes={changes.data} />
-        )}
+        <ChangeHistory path={`${path}/changes`} version={version} />
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { get, query, request, type Change, type Run, type User } from '../api';
+import { get, query, request, type Run, type User } from '../api';
 import { ErrorMessage, Field, formatTime, useAsync, useTitle } from '../ui';
-import { ChangeList, ChangesError } from './change-list';
+import { ChangeHistory } from './change-list';
 
 const PAGE_SIZE = 50;
 const STATUSES = ['', 'running', 'succeeded', 'rejected', 'failed'];
@@ -136,14 +136,6 @@ export function RunsPage() {
 export function RunPage({ id, user }: { id: string; user: User }) {
   useTitle('Ingestion run');
   const run = useAsync(() => get<Run>(`/api/integrations/runs/${encodeURIComponent(id)}`), [id]);
-  // The change list of a run is the admin's change log filtered by the run.
-  const changes = useAsync(
-    () =>
-      user.role === 'admin'
-        ? get<Change[]>(`/api/changes${query({ runId: id, limit: 200 })}`)
-        : Promise.resolve(null),
-    [id],
-  );
   return (
     <>
       <p class="crumbs">
@@ -192,10 +184,9 @@ export function RunPage({ id, user }: { id: string; user: User }) {
         <h2 id="run-changes">Changes</h2>
         {user.role !== 'admin' ? (
           <p class="notice">The change list of a run is shown to administrators.</p>
-        ) : changes.error ? (
-          <ChangesError error={changes.error} />
         ) : (
-          changes.data && <ChangeList changes={changes.data} showObject />
+          // The change list of a run is the admin's change log filtered by the run.
+          <ChangeHistory path="/api/changes" filter={{ runId: id }} showObject showRun={false} />
         )}
       </section>
     </>
