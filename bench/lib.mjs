@@ -50,19 +50,23 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const indexed = where.includes('assets_search');
   // The unfiltered total is kept by triggers in asset_count; SQLite counts an indexed search
-  // in its trigram table alone.
+  // in its trigram table alone, with the assets in all beside it.
   const count = !where
     ? db.kind === 'sqlite'
       ? 'SELECT total AS n FROM asset_count'
       : 'SELECT COALESCE(SUM(delta), 0) AS n FROM asset_count'
-    : where.includes('assets_search')
-      ? 'SELECT COUNT(*) AS n FROM assets_search WHERE assets_search MATCH ?'
+    : indexed
+      ? 'SELECT COUNT(*) AS n, (SELECT total FROM asset_count) AS assets FROM assets_search WHERE assets_search MATCH ?'
       : `SELECT COUNT(*) AS n FROM assets ${where}`;
-  const [{ n }] = await db.all(count, where ? params : []);
+  const [{ n, assets }] = await db.all(count, where ? params : []);
+  // Dense matches: the page walks the (created_at, id) index, probing rowids in the matches' set
+  // (the service's walksSortIndex, src/assets/asset-search-plan.ts).
+  const walk = indexed && n > 0 && ((offset + limit + 1) * assets) / n <= 10 * n;
   // One row more than the page, as the service reads, to know whether another follows.
   const rows = await db.all(
-    `SELECT * FROM assets ${where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`,
+    `SELECT * FROM assets ${walk ? where.replace('assets.rowid', '+assets.rowid') : where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`,
     [...params, limit + 1, offset],
   );
   rows.length = Math.min(rows.length, limit);

@@ -10,6 +10,7 @@ import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } fro
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
+import { walksSortIndex } from './asset-search-plan.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
@@ -47,9 +48,14 @@ const COUNTED_ASSETS = {
 // SQLite's trigram index (migration AssetSearch): the assets whose lowered columns hold the term.
 const SEARCH_INDEX =
   'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH :phrase)';
-// The matches of a search alone, counted in that table: a row per asset, kept by triggers.
-const COUNT_SEARCH_INDEX =
-  'SELECT COUNT(*) AS total FROM assets_search WHERE assets_search MATCH :phrase';
+// The same condition, kept from driving the query by rowid (the unary +): SQLite then walks the
+// index of the list's order, probing each entry's rowid in the matches' set (built from the
+// trigram index alone), and reads only the page's rows. See walksSortIndex for when.
+const SEARCH_INDEX_PROBED = `+${SEARCH_INDEX}`;
+// The matches of a search alone, counted in that table (a row per asset, kept by triggers), and
+// the assets in all, which weigh the page's plan.
+const COUNT_SEARCH_INDEX = `SELECT COUNT(*) AS total, (SELECT total FROM asset_count) AS assets
+  FROM assets_search WHERE assets_search MATCH :phrase`;
 // Shorter terms have no trigram: SQLite scans for them.
 const MIN_INDEXED_TERM = 3;
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
@@ -175,7 +181,28 @@ export class AssetsService {
     // Nulls sort as the largest value on both databases; id makes the order total.
     const order = `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
 
-    const pageConditions = [...conditions];
+    const [counted] = await this.run<{ total: string | number; assets?: number }>(
+      where === ''
+        ? COUNTED_ASSETS[this.database]
+        : (countOnly(conditions) ?? COUNT_ASSETS + where),
+      parameters,
+    );
+    const total = Number(counted.total);
+    // A search alone, in the order of the (created_at, id) index: the index may serve the page.
+    const walk =
+      counted.assets !== undefined &&
+      column === 'created_at' &&
+      !descending &&
+      walksSortIndex({
+        matches: total,
+        assets: Number(counted.assets),
+        skip: query.offset,
+        take: query.limit + 1,
+      });
+
+    const pageConditions = conditions.map((condition) =>
+      walk && condition === SEARCH_INDEX ? SEARCH_INDEX_PROBED : condition,
+    );
     if (query.after !== undefined) {
       const cursor = decodeCursor(query.after, sort, field);
       pageConditions.push(afterCondition(column, descending, cursor.key));
@@ -185,12 +212,6 @@ export class AssetsService {
     }
     const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
 
-    const [counted] = await this.run<{ total: string | number }>(
-      where === ''
-        ? COUNTED_ASSETS[this.database]
-        : (countOnly(conditions) ?? COUNT_ASSETS + where),
-      parameters,
-    );
     // One row more than the page: whether another page follows.
     const rows = await this.run<StoredAssetRow & { sort_key: string | null }>(
       `SELECT *, ${this.sortKey(column)} AS sort_key FROM assets${pageWhere} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
@@ -202,7 +223,7 @@ export class AssetsService {
       const last = rows[rows.length - 1];
       next = encodeCursor({ sort, key: last.sort_key, id: last.id });
     }
-    return { assets: await this.withDetails(rows), total: Number(counted.total), next };
+    return { assets: await this.withDetails(rows), total, next };
   }
 
   /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Asset } from '../../src/assets/asset.entity.js';
 import { searchCondition } from '../../src/assets/assets.service.js';
 import { INGEST_PATH } from '../../src/ingest/ingest-route.js';
-import { TestApp } from '../support/test-app.js';
+import { TestApp, type ApiResponse } from '../support/test-app.js';
 import { testingPostgres } from '../support/test-database.js';
 
 const SEARCHED = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'] as const;
@@ -100,14 +100,19 @@ describe('asset search', () => {
   /** Every term finds exactly the assets the reference finds, total included. */
   /** The ids the scan the list ran before the indexes finds: LOWER(column) LIKE '%term%'. */
   async function scanned(term: string): Promise<string[]> {
+    return (await scannedInOrder(term)).sort();
+  }
+
+  /** The same ids, in the list's default order. */
+  async function scannedInOrder(term: string): Promise<string[]> {
     const pattern = `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     const like = SEARCHED.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
     const [sql, values] = t.dataSource.driver.escapeQueryWithParameters(
-      `SELECT id FROM assets WHERE ${like.join(' OR ')}`,
+      `SELECT id FROM assets WHERE ${like.join(' OR ')} ORDER BY created_at, id`,
       { pattern },
     );
     const rows = await t.dataSource.query<{ id: string }[]>(sql, values);
-    return rows.map((row) => row.id).sort();
+    return rows.map((row) => row.id);
   }
 
   /**
@@ -207,6 +212,32 @@ describe('asset search', () => {
     const expected = body.assets.filter((asset) => (asset as Partial<Searched>).type === 'server');
     expect(servers.body.total).toBe(expected.length);
     expect(servers.body.assets.map((asset: { id: string }) => asset.id)).toEqual([expected[0].id]);
+  });
+
+  it('pages in the list order by cursor and by offset, for few matches and for many', async () => {
+    // Many matches of a small store lead SQLite to walk the order's index, few to read them all.
+    for (const term of ['web', 'paris', '10.0', 'ubuntu', 'fed mail', 'no such thing']) {
+      const expected = await scannedInOrder(term);
+      const byCursor: string[] = [];
+      let path: string | undefined = `/api/assets?limit=2&search=${encodeURIComponent(term)}`;
+      while (path) {
+        const page: ApiResponse = await t.request('GET', path, { token: admin });
+        expect(page.status).toBe(200);
+        expect({ term, total: page.body.total }).toEqual({ term, total: expected.length });
+        byCursor.push(...page.body.assets.map((asset: { id: string }) => asset.id));
+        path = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1];
+      }
+      expect({ term, ids: byCursor }).toEqual({ term, ids: expected });
+      const offset = await t.request(
+        'GET',
+        `/api/assets?limit=2&offset=1&search=${encodeURIComponent(term)}`,
+        { token: admin },
+      );
+      expect({ term, ids: offset.body.assets.map((asset: { id: string }) => asset.id) }).toEqual({
+        term,
+        ids: expected.slice(1, 3),
+      });
+    }
   });
 
   it("is answered from the search index, the query's plan shows", async () => {
