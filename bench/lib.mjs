@@ -223,31 +223,36 @@ export function graphQueries(db, sql, walks) {
   };
 }
 
+/** The benchmark's asset number `i`, with its two vulnerabilities. */
+export function benchAsset(i) {
+  return {
+    id: `host-${i}`,
+    name: `host ${i}`,
+    ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    type: i % 3 === 0 ? 'switch' : 'server',
+    vendor: ['Cisco', 'Dell', 'HPE', 'Juniper'][i % 4],
+    model: `M-${i % 50}`,
+    risk_score: i % 101,
+    site: `site-${i % 20}`,
+    os_version: `os ${i % 7}`,
+    vulnerabilities: [
+      { id: 'CVE-2024-0001', score: 7.5, summary: 'first finding', publishedDate: '2024-01-02' },
+      {
+        id: `CVE-2024-${String(i % 9000).padStart(4, '0')}-b`,
+        score: 3.1,
+        summary: 'second finding',
+        publishedDate: '2024-03-04',
+      },
+    ],
+  };
+}
+
 /** The benchmark's scanner payload: `count` assets with two vulnerabilities, `count` relations. */
 export function makePayload(count) {
   const assets = [];
   const relations = [];
   for (let i = 0; i < count; i++) {
-    assets.push({
-      id: `host-${i}`,
-      name: `host ${i}`,
-      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
-      type: i % 3 === 0 ? 'switch' : 'server',
-      vendor: ['Cisco', 'Dell', 'HPE', 'Juniper'][i % 4],
-      model: `M-${i % 50}`,
-      risk_score: i % 101,
-      site: `site-${i % 20}`,
-      os_version: `os ${i % 7}`,
-      vulnerabilities: [
-        { id: 'CVE-2024-0001', score: 7.5, summary: 'first finding', publishedDate: '2024-01-02' },
-        {
-          id: `CVE-2024-${String(i % 9000).padStart(4, '0')}-b`,
-          score: 3.1,
-          summary: 'second finding',
-          publishedDate: '2024-03-04',
-        },
-      ],
-    });
+    assets.push(benchAsset(i));
     relations.push({
       sourceAssetId: `host-${i}`,
       targetAssetId: `host-${(i + 1) % count}`,

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { INGEST_MAX_BYTES, ingest, limitRow, load, medianRound, stop } from '../harness.mjs';
-import { openRaw } from '../lib.mjs';
+import { benchAsset, openRaw } from '../lib.mjs';
 
 /** Assets (and relations) per ingestion body: about 50 MiB each. */
 const PER_BODY = 100_000;
@@ -26,24 +26,7 @@ function scaleBody(from, to) {
   const random = () => ((seed = (seed * 48271) % 2147483647), seed / 2147483647);
   for (let i = from; i < to; i++) {
     assets.push({
-      id: `host-${i}`,
-      name: `host ${i}`,
-      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
-      type: i % 3 === 0 ? 'switch' : 'server',
-      vendor: ['Cisco', 'Dell', 'HPE', 'Juniper'][i % 4],
-      model: `M-${i % 50}`,
-      risk_score: i % 101,
-      site: `site-${i % 20}`,
-      os_version: `os ${i % 7}`,
-      vulnerabilities: [
-        { id: 'CVE-2024-0001', score: 7.5, summary: 'first finding', publishedDate: '2024-01-02' },
-        {
-          id: `CVE-2024-${String(i % 9000).padStart(4, '0')}-b`,
-          score: 3.1,
-          summary: 'second finding',
-          publishedDate: '2024-03-04',
-        },
-      ],
+      ...benchAsset(i),
       services: [{ port: 22, protocol: 'tcp', name: 'ssh', product: 'OpenSSH', version: '9.2' }],
     });
     const chained = i % 10 !== 0;
