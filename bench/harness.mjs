@@ -269,6 +269,41 @@ export function medianRound(rounds, ratio) {
   return [...rounds].sort((a, b) => ratio(a) - ratio(b))[rounds.length >> 1];
 }
 
+/**
+ * A row comparing the throughput of two loads (`service(seconds)`, `baseline(seconds)`, each
+ * answers a second) in paired rounds, with a minimum ratio. A second of untimed load on each
+ * side first: the first second of load on a server that was idle or just started runs at down
+ * to half speed here, on either server. Which side goes first alternates, so that neither
+ * always runs just after the other's load; each round's two windows are seconds apart, so the
+ * machine's drift moves both sides alike.
+ */
+export async function pairedRow(h, figure, { service, baseline }, { rounds, seconds, minRatio }) {
+  await baseline(1);
+  await service(1);
+  const results = [];
+  for (let round = 0; round < rounds; round++) {
+    const result = {};
+    const sides = { service, baseline };
+    for (const side of round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'])
+      result[side] = await sides[side](seconds);
+    results.push(result);
+    h.log(
+      `  ${figure} round ${round + 1}: ${result.service.toFixed(1)} against ${result.baseline.toFixed(1)}`,
+    );
+  }
+  const median = medianRound(results, (r) => r.service / r.baseline);
+  const ratio = median.service / median.baseline;
+  return {
+    figure,
+    service: median.service,
+    baseline: median.baseline,
+    ratio,
+    target: `>= ${minRatio}`,
+    pass: ratio >= minRatio,
+    rounds: results.map((r) => r.service / r.baseline),
+  };
+}
+
 /** A table row comparing the service with a baseline: the median round's two figures. */
 export function ratioRow(figure, rounds, service, baseline, maxRatio) {
   const round = medianRound(rounds, (r) => r[service] / r[baseline]);

@@ -1,7 +1,7 @@
 // Throughput of GET /api/assets/:id/changes on a store of RECORDS change records (loaded by raw
 // SQL, not through the API: a million writes would take the run's whole budget), against
 // GET /api/assets/:id on the same service, in paired rounds.
-import { ingest, load, medianRound } from '../harness.mjs';
+import { ingest, load, pairedRow } from '../harness.mjs';
 import { openRaw } from '../lib.mjs';
 
 const RECORDS = 1_000_000;
@@ -49,39 +49,16 @@ export default {
     try {
       await ingest(service, payload(count).body);
       await loadRecords(url, records, count);
-      const measure = {
-        service: (d = seconds) =>
-          load(`${service.base}/api/assets/${ASSET}/changes`, service.auth, d),
-        baseline: (d = seconds) => load(`${service.base}/api/assets/${ASSET}`, service.auth, d),
-      };
-      // Untimed load on each side first: the first second of load on an idle server runs slow.
-      await measure.baseline(1);
-      await measure.service(1);
-      const results = [];
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'];
-        const result = {};
-        for (const side of order) result[side] = await measure[side]();
-        results.push(result);
-        h.log(
-          `  asset changes round ${round + 1}: ${result.service.toFixed(0)} against ${result.baseline.toFixed(0)}`,
-        );
-      }
-      const median = medianRound(results, (r) => r.service / r.baseline);
-      const ratio = median.service / median.baseline;
-      return {
-        rows: [
-          {
-            figure: `GET /api/assets/:id/changes, ${records / 1000}k records / GET /api/assets/:id (req/s)`,
-            service: median.service,
-            baseline: median.baseline,
-            ratio,
-            target: '>= 0.8',
-            pass: ratio >= 0.8,
-            rounds: results.map((r) => r.service / r.baseline),
-          },
-        ],
-      };
+      const row = await pairedRow(
+        h,
+        `GET /api/assets/:id/changes, ${records / 1000}k records / GET /api/assets/:id (req/s)`,
+        {
+          service: (d) => load(`${service.base}/api/assets/${ASSET}/changes`, service.auth, d),
+          baseline: (d) => load(`${service.base}/api/assets/${ASSET}`, service.auth, d),
+        },
+        { rounds, seconds, minRatio: 0.8 },
+      );
+      return { rows: [row] };
     } finally {
       await service.stop();
     }

@@ -3,7 +3,7 @@
 // (baseline-server.mjs), in paired rounds.
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { ingest, load, medianRound, stop } from '../harness.mjs';
+import { ingest, load, pairedRow, stop } from '../harness.mjs';
 
 export default {
   name: 'http',
@@ -31,36 +31,17 @@ export default {
           0.8,
         ],
       ]) {
-        const measure = {
-          service: (d = window) => load(`${service.base}${path}`, needsAuth ? service.auth : {}, d),
-          baseline: (d = window) => load(`http://127.0.0.1:${port}${path}`, {}, d),
-        };
-        // A second of untimed load on each side first: the first second of load on a server
-        // that was idle or just started runs at down to half speed here, on either server.
-        await measure.baseline(1);
-        await measure.service(1);
-        const results = [];
-        for (let round = 0; round < rounds; round++) {
-          // Which side goes first alternates: neither always runs just after the other's load.
-          const order = round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'];
-          const result = {};
-          for (const side of order) result[side] = await measure[side]();
-          results.push(result);
-          h.log(
-            `  ${figure} round ${round + 1}: ${result.service.toFixed(0)} against ${result.baseline.toFixed(0)}`,
-          );
-        }
-        const median = medianRound(results, (r) => r.service / r.baseline);
-        const ratio = median.service / median.baseline;
-        rows.push({
-          figure,
-          service: median.service,
-          baseline: median.baseline,
-          ratio,
-          target: `>= ${minRatio}`,
-          pass: ratio >= minRatio,
-          rounds: results.map((r) => r.service / r.baseline),
-        });
+        rows.push(
+          await pairedRow(
+            h,
+            figure,
+            {
+              service: (d) => load(`${service.base}${path}`, needsAuth ? service.auth : {}, d),
+              baseline: (d) => load(`http://127.0.0.1:${port}${path}`, {}, d),
+            },
+            { rounds, seconds: window, minRatio },
+          ),
+        );
       }
       return { rows };
     } finally {

@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { INGEST_MAX_BYTES, ingest, limitRow, load, medianRound, stop } from '../harness.mjs';
+import { INGEST_MAX_BYTES, ingest, limitRow, load, pairedRow, stop } from '../harness.mjs';
 import { benchAsset, openRaw } from '../lib.mjs';
 
 /** Assets (and relations) per ingestion body: about 50 MiB each. */
@@ -104,21 +104,6 @@ function figureRow(figure, value) {
   return { figure, service: value, baseline: null, ratio: null, target: null, pass: null };
 }
 
-/** A row comparing two sides' throughput in paired rounds, with a minimum ratio. */
-function atLeastRow(figure, rounds, minRatio) {
-  const median = medianRound(rounds, (r) => r.service / r.baseline);
-  const ratio = median.service / median.baseline;
-  return {
-    figure,
-    service: median.service,
-    baseline: median.baseline,
-    ratio,
-    target: `>= ${minRatio}`,
-    pass: ratio >= minRatio,
-    rounds: rounds.map((r) => r.service / r.baseline),
-  };
-}
-
 export default {
   name: 'scale',
   async run(h, { quick }) {
@@ -140,23 +125,8 @@ export default {
         figureRow('store size on disk (MiB)', bytes / 2 ** 20),
       ];
 
-      /** Paired rounds of two loads, the side that goes first alternating. */
-      const paired = async (figure, service, baseline, minRatio) => {
-        await baseline(1);
-        await service(1);
-        const results = [];
-        for (let round = 0; round < rounds; round++) {
-          const result = {};
-          const order = round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'];
-          for (const side of order)
-            result[side] = await (side === 'service' ? service : baseline)(seconds);
-          results.push(result);
-          h.log(
-            `  ${figure} round ${round + 1}: ${result.service.toFixed(1)} against ${result.baseline.toFixed(1)}`,
-          );
-        }
-        rows.push(atLeastRow(figure, results, minRatio));
-      };
+      const paired = async (figure, service, baseline, minRatio) =>
+        rows.push(await pairedRow(h, figure, { service, baseline }, { rounds, seconds, minRatio }));
       const on = (target, path) => (d) =>
         load(`${target.service.base}${path}`, target.service.auth, d);
 
