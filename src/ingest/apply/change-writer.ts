@@ -101,6 +101,11 @@ function relationResponse(row: StoredRelationRow) {
   });
 }
 
+/** What an ingestion may change in a relation it matched. */
+function relationFields(relation: RelationRow) {
+  return { direction: relation.direction, protocol: relation.protocol, toPorts: relation.to_ports };
+}
+
 /**
  * An ingestion's change records, written in its transaction beside the rows they describe,
  * with the same bulk inserts. Creates and updates are described from the plan, without a
@@ -143,14 +148,8 @@ export class ChangeWriter {
     from: RelationRow[],
   ): Promise<void> {
     const updated = function* (): Generator<ChangeInput> {
-      for (const [index, row] of updates.entries()) {
-        const fields = (relation: RelationRow) => ({
-          direction: relation.direction,
-          protocol: relation.protocol,
-          toPorts: relation.to_ports,
-        });
-        yield update('relation', row.id, fields(from[index]), fields(row));
-      }
+      for (const [index, row] of updates.entries())
+        yield update('relation', row.id, relationFields(from[index]), relationFields(row));
     };
     await this.created(
       'relations',
