@@ -1,4 +1,4 @@
-/* The worker thread of checkpointInBackground (sqlite-checkpoint.ts). */
+/* The worker thread of BackgroundCheckpoints (sqlite-checkpoint.ts). */
 import Database from 'better-sqlite3';
 import { workerData } from 'node:worker_threads';
 import type { SqliteCheckpointData } from './sqlite-checkpoint.js';

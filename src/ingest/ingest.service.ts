@@ -1,4 +1,10 @@
-import { ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  ForbiddenException,
+  Inject,
+  Injectable,
+  Logger,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
@@ -10,7 +16,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
-import { checkpointInBackground } from '../database/sqlite-checkpoint.js';
+import { BackgroundCheckpoints } from '../database/sqlite-checkpoint.js';
 import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import type { IngestPayload } from './ingest-payload.js';
@@ -64,14 +70,19 @@ interface OpenedPayload {
 }
 
 @Injectable()
-export class IngestService {
+export class IngestService implements OnModuleDestroy {
   private readonly logger = new Logger(IngestService.name);
+  private readonly checkpoints = new BackgroundCheckpoints();
 
   constructor(
     @InjectDataSource() private readonly dataSource: AppDataSource,
     private readonly metrics: IngestMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.checkpoints.settled();
+  }
 
   /**
    * `raw` is the body as the HTTP layer hands it over (unparsed), the body already read, or an
@@ -295,7 +306,7 @@ export class IngestService {
       reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
       const result = await work(writer, new SqliteLookups(reader));
       await writer.commit();
-      checkpointInBackground(file, SQLITE_BUSY_TIMEOUT_MS);
+      this.checkpoints.start(file, SQLITE_BUSY_TIMEOUT_MS);
       return result;
     } catch (error) {
       await writer.rollback().catch(() => undefined);

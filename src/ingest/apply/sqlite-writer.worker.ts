@@ -138,7 +138,7 @@ function carryOut(request: SqliteWriterRequest): void {
 try {
   db = new Database(file, { fileMustExist: true, timeout: timeoutMs });
   db.pragma('foreign_keys = ON');
-  // The checkpoint after a large commit runs in a worker of its own (checkpointInBackground).
+  // The checkpoint after a large commit runs in a worker of its own (BackgroundCheckpoints).
   db.pragma('wal_autocheckpoint = 0');
   db.exec('BEGIN IMMEDIATE');
   post({ result: true });
