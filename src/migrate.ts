@@ -1,12 +1,12 @@
 // Applies pending migrations and exits: the Kubernetes migration Job (`node dist/migrate.js`),
 // for deployments that start the service with RUN_MIGRATIONS=false.
 import 'reflect-metadata';
-import { readConfig } from './config/read-config.js';
+import { readDatabaseConfig } from './config/read-config.js';
 import { AppDataSource } from './database/app-data-source.js';
 import { databaseOptions } from './database/database-options.js';
 
-const config = readConfig();
-const dataSource = new AppDataSource(databaseOptions(config.database));
+// DATABASE_URL only: the migration Job is given nothing else.
+const dataSource = new AppDataSource(databaseOptions(readDatabaseConfig()));
 try {
   await dataSource.initialize();
   const applied = await dataSource.migrate();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig } from './app-config.js';
+import { ConfigError, loadConfig, loadDatabaseConfig } from './app-config.js';
 
 const fails = (env: Record<string, string>, variable: string) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -183,5 +183,23 @@ describe('loadConfig: metrics', () => {
     [{ METRICS_HOST: '127.0.0.1' }, 'METRICS_HOST'],
   ])('refuses %p, naming %s', (env, variable) => {
     fails(env, variable);
+  });
+});
+
+describe('loadDatabaseConfig', () => {
+  it('reads DATABASE_URL alone: no JWT_SECRET needed in production', () => {
+    expect(loadDatabaseConfig({ NODE_ENV: 'production' })).toEqual({
+      kind: 'sqlite',
+      file: './data/assetmap.sqlite',
+    });
+    const url = 'postgres://svc@db:5432/assets';
+    expect(loadDatabaseConfig({ NODE_ENV: 'production', DATABASE_URL: url })).toEqual({
+      kind: 'postgres',
+      url,
+    });
+  });
+
+  it.each(['mysql://localhost/db', 'sqlite:', 'postgres://a b/x'])('refuses %p', (url) => {
+    expect(() => loadDatabaseConfig({ DATABASE_URL: url })).toThrow(/^DATABASE_URL /);
   });
 });

@@ -73,6 +73,27 @@ function readVersion(): string {
   return pkg.version;
 }
 
+/**
+ * DATABASE_URL alone: what the migration entry point needs, so that its Job is given the
+ * database and nothing else (not the JWT secret the service requires in production).
+ */
+export function loadDatabaseConfig(env: Env): DatabaseConfig {
+  const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/assetmap.sqlite';
+  const fail = (why: string): never => {
+    throw new ConfigError(`DATABASE_URL ${why}`);
+  };
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    if (file === '') fail('must name a file after "sqlite:"');
+    return { kind: 'sqlite', file };
+  }
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    if (!URL.canParse(databaseUrl)) fail('is not a valid postgres:// URL');
+    return { kind: 'postgres', url: databaseUrl };
+  }
+  return fail(`must start with "sqlite:" or "postgres://", got "${databaseUrl.split(':')[0]}:..."`);
+}
+
 /** Reads and validates every variable of CONTRACT section 1; throws ConfigError naming the first bad one. */
 export function loadConfig(env: Env): AppConfig {
   const get = (name: string): string | undefined => {
@@ -104,25 +125,7 @@ export function loadConfig(env: Env): AppConfig {
   if (host !== 'localhost' && isIP(host) === 0)
     fail('HOST', `must be an IP address, got "${host}"`);
 
-  const databaseUrl = get('DATABASE_URL') ?? 'sqlite:./data/assetmap.sqlite';
-  let database: DatabaseConfig;
-  if (databaseUrl.startsWith('sqlite:')) {
-    const file = databaseUrl.slice('sqlite:'.length);
-    if (file === '') fail('DATABASE_URL', 'must name a file after "sqlite:"');
-    database = { kind: 'sqlite', file: file === ':memory:' ? ':memory:' : file };
-  } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    try {
-      new URL(databaseUrl);
-    } catch {
-      fail('DATABASE_URL', 'is not a valid postgres:// URL');
-    }
-    database = { kind: 'postgres', url: databaseUrl };
-  } else {
-    database = fail(
-      'DATABASE_URL',
-      `must start with "sqlite:" or "postgres://", got "${databaseUrl.split(':')[0]}:..."`,
-    );
-  }
+  const database = loadDatabaseConfig(env);
 
   let jwtSecret = get('JWT_SECRET');
   const generated = jwtSecret === undefined;

@@ -1,17 +1,33 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, loadConfig, type AppConfig } from './app-config.js';
+import {
+  ConfigError,
+  loadConfig,
+  loadDatabaseConfig,
+  type AppConfig,
+  type DatabaseConfig,
+} from './app-config.js';
 
 /**
- * The configuration of an entry point (service, migrations, backup): from the environment, and
- * from ./.env when there is one. A bad variable ends the process with one line naming it.
+ * What `load` makes of the environment, and of ./.env when there is one. A bad variable ends
+ * the process with one line naming it.
  */
-export function readConfig(): AppConfig {
+function fromEnvironment<T>(load: (env: NodeJS.ProcessEnv) => T): T {
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
-    return loadConfig(process.env);
+    return load(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`Configuration error: ${error.message}`);
     process.exit(1);
   }
+}
+
+/** The configuration of an entry point that serves or reads the store (service, backup). */
+export function readConfig(): AppConfig {
+  return fromEnvironment(loadConfig);
+}
+
+/** The database alone: the migration entry point needs nothing else. */
+export function readDatabaseConfig(): DatabaseConfig {
+  return fromEnvironment(loadDatabaseConfig);
 }
