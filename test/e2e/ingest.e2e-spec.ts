@@ -82,6 +82,27 @@ describe('ingestion semantics', () => {
   };
 
   describe('merge', () => {
+    it('matches an ip listed twice one to one, so that a repeated run changes nothing', async () => {
+      const twice = [
+        { name: 'first', ip: '10.8.0.9' },
+        { name: 'second', ip: '10.8.0.9' },
+      ];
+      expect(await ingest({ assets: twice })).toMatchObject({ assetsCreated: 2 });
+      const stored = await snapshot();
+      expect(await ingest({ assets: twice })).toMatchObject({
+        assetsCreated: 0,
+        assetsUpdated: 0,
+        assetsUnchanged: 2,
+      });
+      expect(await snapshot()).toEqual(stored);
+      // A third holder of the ip is new: both stored ones are taken by the items before it.
+      const thrice = [...twice, { name: 'third', ip: '10.8.0.9' }];
+      expect(await ingest({ assets: thrice })).toMatchObject({
+        assetsCreated: 1,
+        assetsUnchanged: 2,
+      });
+    });
+
     it('creates into an empty store, with exact stats', async () => {
       expect(await ingest(scan)).toEqual({
         ...NO_CHANGE,
@@ -367,11 +388,11 @@ describe('ingestion semantics', () => {
       expect(byIp).toMatchObject({ assetsCreated: 0, assetsUpdated: 1 });
     }, 60_000);
 
-    it('refuses two items, slices apart, that match the same stored asset', async () => {
+    it('refuses an item naming by id the asset an earlier slice matched by ip', async () => {
       await ingest({ assets: [{ id: 'stored', name: 'stored', ip: '10.8.0.1' }] });
       const items = many(4000, (i) => `10.7.${i >> 8}.${i & 255}`);
-      items[0] = { id: 'stored', name: 'stored', ip: '10.8.0.2' };
-      items[3500] = { id: 'other', name: 'other', ip: '10.8.0.1' };
+      items[0] = { id: 'other', name: 'other', ip: '10.8.0.1' };
+      items[3500] = { id: 'stored', name: 'stored', ip: '10.8.0.2' };
       const response = await t.request('POST', '/api/integrations/ingest', {
         token: editor,
         body: { assets: items },

@@ -77,7 +77,7 @@ export class IngestOptionsDto {
     enum: MATCH_KEYS,
     default: ['id', 'ip'],
     description:
-      'merge: how an item finds the stored asset it updates. ["id", "ip"]: by id, else by ip (the earliest created asset holding it). ["id"]: by id only; an item whose id is not stored is created, never matched by ip.',
+      'merge: how an item finds the stored asset it updates. ["id", "ip"]: by id, else by ip (the earliest created asset holding it that no other item of the payload takes). ["id"]: by id only; an item whose id is not stored is created, never matched by ip.',
     example: ['id'],
   })
   matchBy?: IngestMatchKey[] | null;
@@ -118,7 +118,7 @@ export class IngestAssetDto {
   name?: string;
 
   @itemField(ASSET_FIELDS.ip, {
-    description: `${ASSET_FIELDS.ip.description}. In merge mode, an item whose id is not stored updates the asset that holds its ip (the earliest created)`,
+    description: `${ASSET_FIELDS.ip.description}. In merge mode, an item whose id is not stored updates the asset that holds its ip (the earliest created that no other item takes)`,
   })
   ip?: string | null;
 

@@ -4,7 +4,7 @@ import { chunks, idsPerStatement, placeholders, type IngestLookups } from '../in
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
 import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
 import { CHANGES_PER_LIST, relationChange } from '../plan/plan-changes.js';
-import { ASSET_FIELDS, storedMatch, type StoredAssets } from '../plan/plan-assets.js';
+import { ASSET_FIELDS, storedCandidates, type StoredAssets } from '../plan/plan-assets.js';
 import { byId, type StaleCandidate } from '../plan/plan-stale.js';
 
 const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;
@@ -27,6 +27,13 @@ export function distinct<T>(
     const value = pick(item);
     if (value) found.add(value);
   }
+  return [...found];
+}
+
+/** The distinct values of the lists `pick` finds in `items`. */
+function distinctOfAll<T>(items: readonly T[], pick: (item: T) => readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const item of items) for (const value of pick(item)) found.add(value);
   return [...found];
 }
 
@@ -63,7 +70,7 @@ export class StoredRows {
     for (const row of await this.select<StoredAsset>(ASSET_SELECT, 'id', ids)) {
       byId.set(row.id, row);
     }
-    const byIp = new Map<string, StoredAsset>();
+    const byIp = new Map<string, StoredAsset[]>();
     if (matchByIp) {
       const unmatchedIps = distinct(assets, (asset) =>
         asset.id && byId.has(asset.id) ? undefined : asset.fields.ip,
@@ -74,14 +81,21 @@ export class StoredRows {
         unmatchedIps,
         'ORDER BY created_at, id',
       )) {
-        if (row.ip !== null && !byIp.has(row.ip)) byIp.set(row.ip, row);
+        if (row.ip === null) continue;
+        const holders = byIp.get(row.ip);
+        if (holders) holders.push(row);
+        else byIp.set(row.ip, [row]);
       }
     }
-    const matched = (asset: IngestAsset) => storedMatch(asset, { byId, byIp }, matchByIp)?.id;
-    const withVulnerabilities = distinct(assets, (asset) =>
-      asset.vulnerabilities ? matched(asset) : undefined,
+    // Which of an ip's holders an item takes is the plan's to decide: each one's lists are read.
+    const candidates = (asset: IngestAsset) =>
+      storedCandidates(asset, { byId, byIp }, matchByIp).map((row) => row.id);
+    const withVulnerabilities = distinctOfAll(assets, (asset) =>
+      asset.vulnerabilities ? candidates(asset) : [],
     );
-    const withServices = distinct(assets, (asset) => (asset.services ? matched(asset) : undefined));
+    const withServices = distinctOfAll(assets, (asset) =>
+      asset.services ? candidates(asset) : [],
+    );
     return {
       byId,
       byIp,
@@ -90,7 +104,7 @@ export class StoredRows {
         withVulnerabilities,
       ),
       services: await this.lists<ServiceRow>(SERVICE_SELECT, withServices),
-      sources: withSources ? await this.sources(distinct(assets, matched)) : new Map(),
+      sources: withSources ? await this.sources(distinctOfAll(assets, candidates)) : new Map(),
     };
   }
 

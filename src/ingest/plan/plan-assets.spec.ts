@@ -42,7 +42,10 @@ function stored(
 ): StoredAssets {
   return {
     byId: new Map(rows.map((row) => [row.id, row])),
-    byIp: new Map(byIp.map((row) => [row.ip!, row])),
+    byIp: byIp.reduce(
+      (holders, row) => holders.set(row.ip!, [...(holders.get(row.ip!) ?? []), row]),
+      new Map<string, StoredAsset[]>(),
+    ),
     vulnerabilities: new Map(vulnerabilities),
     services: new Map(services),
     sources: new Map(sources),
@@ -330,37 +333,50 @@ describe('planMerge', () => {
     });
   });
 
-  it('refuses two items matching one stored asset, in one slice or across slices', () => {
+  it('refuses an item whose id names the asset an earlier item matched by ip', () => {
     const a = storedAsset('a', { ip: '10.0.0.1' });
-    const message = 'assets[1] matches the same stored asset (a) as assets[0]';
     expect(() =>
       planMerge(
-        [item(0, { id: 'a', fields: {} }), item(1, { fields: { ip: '10.0.0.1' } })],
-        stored([a], [a]),
-        new Map(),
-        testContext(),
-      ),
-    ).toThrow(new BadRequestException(message));
-    expect(() =>
-      planMerge(
-        [item(1, { fields: { ip: '10.0.0.1' } })],
-        stored([], [a]),
+        [item(1, { id: 'a', fields: {} })],
+        stored([a]),
         new Map([['a', 0]]),
         testContext(),
       ),
-    ).toThrow(new BadRequestException(message));
+    ).toThrow(new BadRequestException('assets[1] matches the same stored asset (a) as assets[0]'));
+  });
+
+  it('an ip held by several assets: each item takes the earliest created no other item takes', () => {
+    const a = storedAsset('a', { ip: '10.0.0.1' });
+    const b = storedAsset('b', { ip: '10.0.0.1' });
+    const byIp = (index: number) => item(index, { fields: { name: `n${index}`, ip: '10.0.0.1' } });
+    const three = planMerge(
+      [byIp(0), byIp(1), byIp(2)],
+      stored([], [a, b]),
+      new Map(),
+      testContext(),
+    );
+    expect(three.ids).toEqual(['a', 'b', 'new-1']);
+    expect(three.counts).toEqual(counts(1, 2, 0, 0));
+    // Neither the asset a later item of the slice names by id, nor one an earlier slice matched.
+    const named = planMerge(
+      [byIp(0), item(1, { id: 'a', fields: {} })],
+      stored([a], [a, b]),
+      new Map(),
+      testContext(),
+    );
+    expect(named.ids).toEqual(['b', 'a']);
+    const later = planMerge([byIp(1)], stored([], [a, b]), new Map([['a', 0]]), testContext());
+    expect(later.ids).toEqual(['b']);
   });
 
   it("names items by the payload's names (a scanner's hosts)", () => {
     const a = storedAsset('a', { ip: '10.0.0.1' });
     const hosts = (_part: string, index: number) => `hosts[${index * 2}]`;
     expect(() =>
-      planMerge(
-        [item(0, { fields: { ip: '10.0.0.1' } }), item(1, { fields: { ip: '10.0.0.1' } })],
-        stored([], [a]),
-        new Map(),
-        { ...testContext(), itemName: hosts },
-      ),
+      planMerge([item(1, { id: 'a', fields: {} })], stored([a]), new Map([['a', 0]]), {
+        ...testContext(),
+        itemName: hosts,
+      }),
     ).toThrow(new BadRequestException('hosts[2] matches the same stored asset (a) as hosts[0]'));
     expect(() =>
       planMerge([item(3, { fields: { ip: '10.0.0.2' } })], stored([], []), new Map(), {

@@ -69,8 +69,8 @@ export interface AssetPlan {
 /** The stored rows a merge slice may match, as the lookups found them. */
 export interface StoredAssets {
   byId: ReadonlyMap<string, StoredAsset>;
-  /** By ip, the earliest created asset with it (empty when the run matches by id only). */
-  byIp: ReadonlyMap<string, StoredAsset>;
+  /** By ip, the assets holding it, the earliest created first (none when matching by id only). */
+  byIp: ReadonlyMap<string, readonly StoredAsset[]>;
   /** The stored vulnerabilities of the matched assets that carry a list, by asset id. */
   vulnerabilities: ReadonlyMap<string, VulnerabilityRow[]>;
   /** The stored services of the matched assets that carry a list, by asset id. */
@@ -79,16 +79,35 @@ export interface StoredAssets {
   sources: ReadonlyMap<string, StoredSources>;
 }
 
-/** merge matches by id, then (unless the run matches by id only) by ip. */
+/**
+ * The stored assets a merge item may match: the one with its id, else (unless the run matches
+ * by id only) those holding its ip, the earliest created first.
+ */
+export function storedCandidates(
+  asset: IngestAsset,
+  stored: Pick<StoredAssets, 'byId' | 'byIp'>,
+  matchByIp = true,
+): readonly StoredAsset[] {
+  const byId = asset.id ? stored.byId.get(asset.id) : undefined;
+  if (byId) return [byId];
+  return (matchByIp && asset.fields.ip && stored.byIp.get(asset.fields.ip)) || [];
+}
+
+/**
+ * merge matches by id, then by ip: the earliest created asset holding it that no other item
+ * of the payload takes (`taken`). So a payload listing one ip twice makes two assets, and
+ * matches them again one to one when sent again, as a repeated run must.
+ */
 export function storedMatch(
   asset: IngestAsset,
   stored: Pick<StoredAssets, 'byId' | 'byIp'>,
   matchByIp = true,
+  taken: (id: string) => boolean = () => false,
 ): StoredAsset | undefined {
-  return (
-    (asset.id ? stored.byId.get(asset.id) : undefined) ??
-    (matchByIp && asset.fields.ip ? stored.byIp.get(asset.fields.ip) : undefined)
-  );
+  const byId = asset.id ? stored.byId.get(asset.id) : undefined;
+  if (byId) return byId;
+  if (!matchByIp || !asset.fields.ip) return undefined;
+  return stored.byIp.get(asset.fields.ip)?.find((candidate) => !taken(candidate.id));
 }
 
 function emptyPlan(): AssetPlan {
@@ -266,8 +285,12 @@ export function planMerge(
 ): AssetPlan {
   const plan = emptyPlan();
   const { source } = context;
+  // An ip matches none of the assets the slice's items name by id, nor one already matched.
+  const namedById = new Set<string>();
+  for (const asset of assets) if (asset.id && stored.byId.has(asset.id)) namedById.add(asset.id);
+  const taken = (id: string) => namedById.has(id) || matchedBefore.has(id) || plan.matched.has(id);
   for (const asset of assets) {
-    const match = storedMatch(asset, stored, context.matchByIp);
+    const match = storedMatch(asset, stored, context.matchByIp, taken);
     if (!match) {
       plan.ids.push(create(asset, plan, context));
       continue;
