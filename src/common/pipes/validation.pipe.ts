@@ -1,4 +1,10 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import {
+  BadRequestException,
+  ValidationError,
+  ValidationPipe,
+  type ArgumentMetadata,
+} from '@nestjs/common';
+import { PageQueryDto, validPageQuery } from '../dto/page-query.dto.js';
 import { prototypeKeyPath } from './prototype-keys.js';
 
 /** `assets[3].ip must be an IP address`: each failed rule, prefixed with the field's full path. */
@@ -24,6 +30,15 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
  * they would pass where any other unknown key is refused: they are refused like the others.
  */
 class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A bare paging query, valid, needs no class-validator; anything else gets the full check.
+    if (metadata.type === 'query' && metadata.metatype === PageQueryDto) {
+      const page = validPageQuery(value);
+      if (page !== null) return page;
+    }
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+
   protected override stripProtoKeys(value: unknown): void {
     const path = prototypeKeyPath(value);
     if (path !== null) throw new BadRequestException(`${path} is not an accepted property`);
