@@ -52,6 +52,12 @@ export interface IngestSql extends IngestLookups {
   readonly forUpdate: string;
   /** Runs a write; answers how many rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
+  /**
+   * Runs a write whose answer is not needed, in order with the others. Where the rows are
+   * written by another thread (SQLite), it is handed over as an insert is and the caller goes
+   * on: a failure is thrown by the next request that waits for an answer.
+   */
+  runQueued(sql: string, params: unknown[]): Promise<void>;
   /** A timestamp as the database stores it. */
   timestamp(date: Date): unknown;
   /** Gives other requests a turn of the event loop, where the connection allows it. */

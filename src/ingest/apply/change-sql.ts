@@ -13,7 +13,7 @@ export const CHANGE_INSERT = `INSERT INTO changes (id, time, action, object_type
 
 // Each statement's parameters, in order: the ids' prefix, the counter before the first, the
 // time, actor_user_id, actor_email, actor_api_key_id, actor_api_key_prefix, request_id, run_id,
-// then the ids of the rows.
+// then the ids of the rows (idParameters).
 
 function sqliteIso(column: string): string {
   return `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
@@ -37,14 +37,22 @@ const SQLITE_ASSET = `json_object('id', x.id, 'name', x.name, 'ip', x.ip, 'type'
   'firstSeenAt', ${sqliteIso('x.first_seen_at')}, 'lastSeenAt', ${sqliteIso('x.last_seen_at')},
   'createdAt', ${sqliteIso('x.created_at')}, 'updatedAt', ${sqliteIso('x.updated_at')})`;
 
+const POSTGRES_IDS = 'CAST(? AS text[])';
+
+// The lists of the statement's assets, each table read once and grouped by asset (per asset
+// subqueries cost more than the rest of the record's making). Each takes the ids' array.
+const POSTGRES_LISTS = `
+  LEFT JOIN (SELECT v.asset_id, json_agg(json_build_object('id', v.id, 'score', v.score, 'summary', v.summary, 'publishedDate', CAST(v.published_date AS TEXT)) ORDER BY v.id) AS list
+    FROM vulnerabilities v WHERE v.asset_id = ANY(${POSTGRES_IDS}) GROUP BY v.asset_id) vl ON vl.asset_id = x.id
+  LEFT JOIN (SELECT s.asset_id, json_agg(json_build_object('port', s.port, 'protocol', s.protocol, 'name', s.name, 'product', s.product, 'version', s.version) ORDER BY s.port, s.protocol) AS list
+    FROM services s WHERE s.asset_id = ANY(${POSTGRES_IDS}) GROUP BY s.asset_id) sl ON sl.asset_id = x.id
+  LEFT JOIN (SELECT o.asset_id, json_agg(o.source ORDER BY o.position) AS list
+    FROM asset_sources o WHERE o.asset_id = ANY(${POSTGRES_IDS}) GROUP BY o.asset_id) ol ON ol.asset_id = x.id`;
+
 const POSTGRES_ASSET = `json_build_object('id', x.id, 'name', x.name, 'ip', x.ip, 'type', x.type, 'vendor', x.vendor, 'model', x.model,
   'risk_score', x.risk_score, 'site', x.site, 'os_version', x.os_version, 'source', x.source,
-  'vulnerabilities', COALESCE((SELECT json_agg(json_build_object('id', v.id, 'score', v.score, 'summary', v.summary, 'publishedDate', CAST(v.published_date AS TEXT)) ORDER BY v.id)
-    FROM vulnerabilities v WHERE v.asset_id = x.id), '[]'::json),
-  'services', COALESCE((SELECT json_agg(json_build_object('port', s.port, 'protocol', s.protocol, 'name', s.name, 'product', s.product, 'version', s.version) ORDER BY s.port, s.protocol)
-    FROM services s WHERE s.asset_id = x.id), '[]'::json),
-  'origin', x.origin,
-  'sources', COALESCE((SELECT json_agg(o.source ORDER BY o.position) FROM asset_sources o WHERE o.asset_id = x.id), '[]'::json),
+  'vulnerabilities', COALESCE(vl.list, '[]'::json), 'services', COALESCE(sl.list, '[]'::json),
+  'origin', x.origin, 'sources', COALESCE(ol.list, '[]'::json),
   'firstSeenAt', ${postgresIso('x.first_seen_at')}, 'lastSeenAt', ${postgresIso('x.last_seen_at')},
   'createdAt', ${postgresIso('x.created_at')}, 'updatedAt', ${postgresIso('x.updated_at')})::text`;
 
@@ -56,24 +64,37 @@ const POSTGRES_RELATION = `json_build_object('id', x.id, 'sourceAssetId', x.sour
   'direction', x.direction, 'protocol', x.protocol, 'toPorts', x.to_ports,
   'createdAt', ${postgresIso('x.created_at')}, 'updatedAt', ${postgresIso('x.updated_at')})::text`;
 
-/** The statement recording the creation of the `table` rows whose ids fill `list`. */
+/**
+ * The statement recording the creation of the `table` rows whose ids are its last parameters
+ * (`idParameters`).
+ */
 export function createdRecordsSql(
   dialect: IngestSql['dialect'],
   table: 'assets' | 'relations',
-  list: string,
+  count: number,
 ): string {
-  const sqlite = dialect === 'sqlite';
   const objectType = table === 'assets' ? 'asset' : 'relation';
-  const json =
-    table === 'assets'
-      ? sqlite
-        ? SQLITE_ASSET
-        : POSTGRES_ASSET
-      : sqlite
-        ? SQLITE_RELATION
-        : POSTGRES_RELATION;
-  const time = sqlite ? '?' : 'CAST(? AS timestamptz)';
-  return `${CHANGE_INSERT} SELECT ${sqlite ? SQLITE_ID : POSTGRES_ID}, ${time}, 'create', '${objectType}', x.id,
+  if (dialect === 'sqlite') {
+    const json = table === 'assets' ? SQLITE_ASSET : SQLITE_RELATION;
+    return `${CHANGE_INSERT} SELECT ${SQLITE_ID}, ?, 'create', '${objectType}', x.id,
     ?, ?, ?, ?, ?, ?, NULL, ${json}
-    FROM ${table} x WHERE x.id IN (${list})`;
+    FROM ${table} x WHERE x.id IN (${new Array<string>(count).fill('?').join(', ')})`;
+  }
+  const json = table === 'assets' ? POSTGRES_ASSET : POSTGRES_RELATION;
+  return `${CHANGE_INSERT} SELECT ${POSTGRES_ID}, CAST(? AS timestamptz), 'create', '${objectType}', x.id,
+    ?, ?, ?, ?, ?, ?, NULL, ${json}
+    FROM ${table} x${table === 'assets' ? POSTGRES_LISTS : ''} WHERE x.id = ANY(${POSTGRES_IDS})`;
+}
+
+/**
+ * The last parameters of createdRecordsSql: the ids, one each on SQLite, an array for each
+ * part of the statement that reads them on PostgreSQL.
+ */
+export function idParameters(
+  dialect: IngestSql['dialect'],
+  table: 'assets' | 'relations',
+  ids: string[],
+): unknown[] {
+  if (dialect === 'sqlite') return ids;
+  return new Array<string[]>(table === 'assets' ? 4 : 1).fill(ids);
 }

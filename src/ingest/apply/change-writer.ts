@@ -21,7 +21,7 @@ import {
   type InsertColumn,
 } from '../ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
-import { createdRecordsSql } from './change-sql.js';
+import { createdRecordsSql, idParameters } from './change-sql.js';
 import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
@@ -166,7 +166,7 @@ export class ChangeWriter {
     const { origin, time, sql } = this;
     const { caller } = origin;
     for (const part of chunks(ids, this.perStatement)) {
-      await sql.run(createdRecordsSql(sql.dialect, table, placeholders(part)), [
+      await sql.runQueued(createdRecordsSql(sql.dialect, table, part.length), [
         this.idPrefix,
         // ROW_NUMBER counts from 1: the first id is the counter's next, as nextId's.
         this.written - 1,
@@ -177,7 +177,7 @@ export class ChangeWriter {
         caller.apiKeyPrefix,
         origin.requestId,
         origin.runId,
-        ...part,
+        ...idParameters(sql.dialect, table, part),
       ]);
       this.written += part.length;
     }

@@ -21,6 +21,10 @@ export class PostgresIngestSql implements IngestSql {
     return result.affected ?? 0;
   }
 
+  async runQueued(sql: string, params: unknown[]): Promise<void> {
+    await this.run(sql, params);
+  }
+
   timestamp(date: Date): Date {
     return date;
   }

@@ -61,6 +61,26 @@ describe('SqliteWriter', () => {
     expect(stored()).toBe(0);
   });
 
+  it('runs a queued statement in turn after the inserts before it, and throws its failure at the next request that waits', async () => {
+    const writer = await SqliteWriter.open(file, 1000);
+    try {
+      await writer.insert('t', COLUMNS, rows(10));
+      // Reads the rows handed over just before it.
+      await writer.runQueued("INSERT INTO t SELECT id || '-copy', n FROM t WHERE n < ?", [3]);
+      expect(await writer.all('SELECT id FROM t WHERE id LIKE ? ORDER BY n', ['%-copy'])).toEqual([
+        { id: 'id-0-copy' },
+        { id: 'id-1-copy' },
+        { id: 'id-2-copy' },
+      ]);
+      await writer.runQueued('INSERT INTO t SELECT id, n FROM t WHERE n = ?', [4]);
+      await expect(writer.all('SELECT 1')).rejects.toThrow(/UNIQUE constraint failed: t.id/);
+      await writer.rollback();
+    } finally {
+      await writer.close();
+    }
+    expect(stored()).toBe(0);
+  });
+
   describe('a bulk load (every table given empty at the first insert)', () => {
     const INDEX = 'CREATE INDEX t_n ON t (n)';
     type Index = { name: string; sql: string | null };

@@ -109,6 +109,14 @@ export class SqliteWriter implements IngestSql {
     return (await this.request({ op: 'run', sql, params })) as number;
   }
 
+  /**
+   * Counted with the inserts waiting: the worker carries it out in turn while the main thread
+   * goes on planning (awaiting its answer left either thread idle while the other worked).
+   */
+  async runQueued(sql: string, params: unknown[]): Promise<void> {
+    await this.postQueued({ op: 'queued', sql, params });
+  }
+
   timestamp(date: Date): string {
     return sqliteTimestamp(date);
   }
@@ -129,7 +137,7 @@ export class SqliteWriter implements IngestSql {
       ? null
       : sqliteInsert(table, columns, onConflict, BULK_ROWS_PER_STATEMENT);
     return inBatches(rows, SQLITE_ROWS_PER_MESSAGE, (part) =>
-      this.postInsert(table, sql, bulkSql, part),
+      this.postQueued({ op: 'insert', table, sql, bulkSql, rows: part }),
     );
   }
 
@@ -149,17 +157,17 @@ export class SqliteWriter implements IngestSql {
     await this.worker.terminate();
   }
 
-  /** Hands rows over, once the worker has few enough waiting; gives the event loop a turn. */
-  private async postInsert(
-    table: string,
-    sql: string,
-    bulkSql: string | null,
-    rows: unknown[][],
+  /**
+   * Hands a request acknowledged without an answer over, once the worker has few enough
+   * waiting; gives the event loop a turn.
+   */
+  private async postQueued(
+    request: Extract<SqliteWriterRequest, { op: 'insert' | 'queued' }>,
   ): Promise<void> {
     while (this.queuedInserts >= MAX_QUEUED_INSERTS && !this.failure) {
       await new Promise<void>((resolve) => (this.insertDone = resolve));
     }
-    this.post({ op: 'insert', table, sql, bulkSql, rows });
+    this.post(request);
     this.queuedInserts++;
     await this.letOtherRequestsRun();
   }

@@ -109,6 +109,16 @@ function carryOut(request: SqliteWriterRequest): void {
     }
     return post({ inserted: true });
   }
+  if (request.op === 'queued') {
+    if (!failure) {
+      try {
+        prepare(request.sql).run(...request.params);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    return post({ inserted: true });
+  }
   if (request.op === 'rollback') {
     try {
       if (db?.inTransaction) db.exec('ROLLBACK');
