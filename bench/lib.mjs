@@ -15,6 +15,8 @@ export function openRaw(url) {
       run: async (sql, params = []) => db.prepare(sql).run(...params),
       exec: async (sql) => db.exec(sql),
       prepare: (sql) => db.prepare(sql),
+      /** `work` in one transaction, synchronously: nothing else runs on the connection meanwhile. */
+      transaction: (work) => db.transaction(work)(),
       timestamp: (date) => date.toISOString().replace('T', ' ').replace('Z', ''),
       close: async () => db.close(),
     };
@@ -40,37 +42,68 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
   const conditions = [];
   const params = [];
   if (term && db.kind === 'sqlite' && [...term].length >= 3) {
-    // SQLite's trigram table of the lowered columns, for a term with trigrams.
-    conditions.push(
-      'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH ?)',
-    );
+    // SQLite's trigram table of the lowered columns, for a term with trigrams: the matches found
+    // once into a temporary table, then counted and probed (src/assets/sqlite-search-matches.ts).
+    conditions.push('assets.rowid IN (SELECT r FROM temp.search_matches)');
     params.push(`"${term.replace(/"/g, '""')}"`);
   } else if (term) {
     conditions.push(`(${columns.map((c) => `LOWER(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const indexed = where.includes('assets_search');
+  const indexed = where.includes('search_matches');
   // The unfiltered total is kept by triggers in asset_count; SQLite counts an indexed search
-  // in its trigram table alone, with the assets in all beside it.
+  // in its matches' table, with the assets in all beside it.
   const count = !where
     ? db.kind === 'sqlite'
       ? 'SELECT total AS n FROM asset_count'
       : 'SELECT COALESCE(SUM(delta), 0) AS n FROM asset_count'
     : indexed
-      ? 'SELECT COUNT(*) AS n, (SELECT total FROM asset_count) AS assets FROM assets_search WHERE assets_search MATCH ?'
+      ? 'SELECT COUNT(*) AS n, (SELECT total FROM asset_count) AS assets FROM temp.search_matches'
       : `SELECT COUNT(*) AS n FROM assets ${where}`;
-  const [{ n, assets }] = await db.all(count, where ? params : []);
-  // Dense matches: the page walks the (created_at, id) index, probing rowids in the matches' set
-  // (the service's walksSortIndex, src/assets/asset-search-plan.ts).
-  const walk = indexed && n > 0 && ((offset + limit + 1) * assets) / n <= 10 * n;
+  // Dense matches: the page walks the (created_at, id) index, probing rowids in the matches'
+  // table (the service's walksSortIndex, src/assets/asset-search-plan.ts).
+  const page = ({ n, assets }) =>
+    `SELECT * FROM assets ${indexed && n > 0 && ((offset + limit + 1) * assets) / n <= 10 * n ? where.replace('assets.rowid', '+assets.rowid') : where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`;
   // One row more than the page, as the service reads, to know whether another follows.
-  const rows = await db.all(
-    `SELECT * FROM assets ${walk ? where.replace('assets.rowid', '+assets.rowid') : where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`,
-    [...params, limit + 1, offset],
-  );
+  const pageParams = [...(indexed ? [] : params), limit + 1, offset];
+  let counted;
+  let rows;
+  if (indexed) {
+    ({ counted, rows } = sqliteMatches(db, params[0], () => {
+      const [found] = db.prepare(count).all();
+      return { counted: found, rows: db.prepare(page(found)).all(...pageParams) };
+    }));
+  } else {
+    [counted] = await db.all(count, where ? params : []);
+    rows = await db.all(page(counted), pageParams);
+  }
   rows.length = Math.min(rows.length, limit);
-  return { assets: await assetsAsAnswered(db, rows), total: Number(n) };
+  return { assets: await assetsAsAnswered(db, rows), total: Number(counted.n) };
+}
+
+/** The connections that have their temp.search_matches. */
+const withMatchesTable = new WeakSet();
+
+/**
+ * `work` (synchronous statements) while temp.search_matches holds the rowids of the assets
+ * matching `phrase`, in one transaction, as the service runs a search.
+ */
+function sqliteMatches(db, phrase, work) {
+  if (!withMatchesTable.has(db)) {
+    db.prepare('CREATE TEMP TABLE search_matches (r INTEGER PRIMARY KEY)').run();
+    withMatchesTable.add(db);
+  }
+  return db.transaction(() => {
+    db.prepare(
+      'INSERT INTO temp.search_matches (r) SELECT rowid FROM assets_search WHERE assets_search MATCH ?',
+    ).run(phrase);
+    try {
+      return work();
+    } finally {
+      db.prepare('DELETE FROM temp.search_matches').run();
+    }
+  });
 }
 
 /** Asset rows as the API answers them, with their vulnerabilities, services and sources. */

@@ -1,6 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Repository, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
@@ -11,6 +13,7 @@ import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import { walksSortIndex } from './asset-search-plan.js';
+import { SEARCH_MATCHES_TABLE, SqliteSearchMatches } from './sqlite-search-matches.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
@@ -48,14 +51,16 @@ const COUNTED_ASSETS = {
 // SQLite's trigram index (migration AssetSearch): the assets whose lowered columns hold the term.
 const SEARCH_INDEX =
   'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH :phrase)';
+// The same assets, once SqliteSearchMatches has found them: probed by rowid in its table.
+const SEARCH_MATCHED = `assets.rowid IN (SELECT r FROM ${SEARCH_MATCHES_TABLE})`;
 // The same condition, kept from driving the query by rowid (the unary +): SQLite then walks the
-// index of the list's order, probing each entry's rowid in the matches' set (built from the
-// trigram index alone), and reads only the page's rows. See walksSortIndex for when.
-const SEARCH_INDEX_PROBED = `+${SEARCH_INDEX}`;
-// The matches of a search alone, counted in that table (a row per asset, kept by triggers), and
-// the assets in all, which weigh the page's plan.
-const COUNT_SEARCH_INDEX = `SELECT COUNT(*) AS total, (SELECT total FROM asset_count) AS assets
-  FROM assets_search WHERE assets_search MATCH :phrase`;
+// index of the list's order, probing each entry's rowid in the matches' table, and reads only
+// the page's rows. See walksSortIndex for when.
+const SEARCH_MATCHED_PROBED = `+${SEARCH_MATCHED}`;
+// The matches of a search alone, counted in that table, and the assets in all, which weigh the
+// page's plan.
+const COUNT_SEARCH_MATCHED = `SELECT COUNT(*) AS total, (SELECT total FROM asset_count) AS assets
+  FROM ${SEARCH_MATCHES_TABLE}`;
 // Shorter terms have no trigram: SQLite scans for them.
 const MIN_INDEXED_TERM = 3;
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
@@ -106,11 +111,6 @@ export function searchCondition(
   return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
 }
 
-/** A count that need not read the assets, for the list's conditions, if any. */
-function countOnly(conditions: string[]): string | undefined {
-  return conditions.length === 1 && conditions[0] === SEARCH_INDEX ? COUNT_SEARCH_INDEX : undefined;
-}
-
 /**
  * The page's condition that it starts after the cursor's asset, in the list's order (`column`
  * ascending nulls last, or descending nulls first; then id): on :afterKey and :afterId.
@@ -131,6 +131,10 @@ function afterCondition(column: string, descending: boolean, key: string | null)
 @Injectable()
 export class AssetsService {
   private readonly database: 'sqlite' | 'postgres';
+  private readonly searchMatches = new SqliteSearchMatches(
+    () =>
+      (this.dataSource.driver as BetterSqlite3Driver).databaseConnection as BetterSqlite3.Database,
+  );
 
   constructor(
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
@@ -142,7 +146,8 @@ export class AssetsService {
 
   /**
    * One page, the filtered total and, when more assets follow, the cursor of the next page: in
-   * five queries whatever the page size.
+   * five queries whatever the page size (a search on SQLite fills and empties its matches' table
+   * besides).
    */
   async list(query: ListAssetsQueryDto): Promise<AssetListPage> {
     const conditions: string[] = [];
@@ -181,42 +186,60 @@ export class AssetsService {
     // Nulls sort as the largest value on both databases; id makes the order total.
     const order = `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
 
-    const [counted] = await this.run<{ total: string | number; assets?: number }>(
-      where === ''
-        ? COUNTED_ASSETS[this.database]
-        : (countOnly(conditions) ?? COUNT_ASSETS + where),
-      parameters,
-    );
-    const total = Number(counted.total);
-    // A search alone, in the order of the (created_at, id) index: the index may serve the page.
-    const walk =
-      counted.assets !== undefined &&
-      column === 'created_at' &&
-      !descending &&
-      walksSortIndex({
-        matches: total,
-        assets: Number(counted.assets),
-        skip: query.offset,
-        take: query.limit + 1,
-      });
-
-    const pageConditions = conditions.map((condition) =>
-      walk && condition === SEARCH_INDEX ? SEARCH_INDEX_PROBED : condition,
-    );
+    let after: string | undefined;
     if (query.after !== undefined) {
       const cursor = decodeCursor(query.after, sort, field);
-      pageConditions.push(afterCondition(column, descending, cursor.key));
+      after = afterCondition(column, descending, cursor.key);
       parameters.afterKey =
         field === 'risk_score' && cursor.key !== null ? Number(cursor.key) : cursor.key;
       parameters.afterId = cursor.id;
     }
-    const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
+    // On SQLite, a search's matches are found once, then counted and probed (SqliteSearchMatches).
+    const phrase = conditions.includes(SEARCH_INDEX) ? (parameters.phrase as string) : undefined;
+    const matched = (condition: string): string =>
+      condition === SEARCH_INDEX ? SEARCH_MATCHED : condition;
+    const countSql =
+      where === ''
+        ? COUNTED_ASSETS[this.database]
+        : phrase === undefined
+          ? COUNT_ASSETS + where
+          : conditions.length === 1
+            ? COUNT_SEARCH_MATCHED
+            : `${COUNT_ASSETS} WHERE ${conditions.map(matched).join(' AND ')}`;
+    const pageSql = (counted: Counted): string => {
+      // A search alone, in the order of the (created_at, id) index: the index may serve the page.
+      const walk =
+        counted.assets !== undefined &&
+        column === 'created_at' &&
+        !descending &&
+        walksSortIndex({
+          matches: Number(counted.total),
+          assets: Number(counted.assets),
+          skip: query.offset,
+          take: query.limit + 1,
+        });
+      const pageConditions = conditions.map((condition) =>
+        condition !== SEARCH_INDEX ? condition : walk ? SEARCH_MATCHED_PROBED : SEARCH_MATCHED,
+      );
+      if (after !== undefined) pageConditions.push(after);
+      const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
+      // One row more than the page: whether another page follows.
+      return `SELECT *, ${this.sortKey(column)} AS sort_key FROM assets${pageWhere} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+    };
+    const pageParameters = { ...parameters, limit: query.limit + 1, offset: query.offset };
 
-    // One row more than the page: whether another page follows.
-    const rows = await this.run<StoredAssetRow & { sort_key: string | null }>(
-      `SELECT *, ${this.sortKey(column)} AS sort_key FROM assets${pageWhere} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
-      { ...parameters, limit: query.limit + 1, offset: query.offset },
-    );
+    let counted: Counted;
+    let rows: (StoredAssetRow & { sort_key: string | null })[];
+    if (phrase === undefined) {
+      [counted] = await this.run<Counted>(countSql, parameters);
+      rows = await this.run(pageSql(counted), pageParameters);
+    } else {
+      ({ counted, rows } = this.searchMatches.within(phrase, (all) => {
+        const [count] = all<Counted>(...this.positional(countSql, parameters));
+        return { counted: count, rows: all(...this.positional(pageSql(count), pageParameters)) };
+      }));
+    }
+    const total = Number(counted.total);
     let next: string | undefined;
     if (rows.length > query.limit) {
       rows.length = query.limit;
@@ -370,14 +393,18 @@ export class AssetsService {
     return statements;
   }
 
+  /** SQL with :named parameters, in the placeholders of the database at hand, and its values. */
+  private positional(sql: string, parameters: Record<string, unknown>): [string, unknown[]] {
+    return this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
+  }
+
   /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
   private run<T>(
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.assets.manager,
   ): Promise<T[]> {
-    const [query, values] = manager.connection.driver.escapeQueryWithParameters(sql, parameters);
-    return manager.query<T[]>(query, values);
+    return manager.query<T[]>(...this.positional(sql, parameters));
   }
 
   /**
@@ -406,6 +433,12 @@ export class AssetsService {
       }),
     );
   }
+}
+
+/** The list's total, and for a search alone on SQLite the assets in all. */
+interface Counted {
+  total: string | number;
+  assets?: number;
 }
 
 /** A page of the list, and the cursor of the page after it, if any. */
