@@ -96,18 +96,18 @@ export function storedCandidates(
 /**
  * merge matches by id, then by ip: the earliest created asset holding it that no other item
  * of the payload takes (`taken`). So a payload listing one ip twice makes two assets, and
- * matches them again one to one when sent again, as a repeated run must.
+ * matches them again one to one when sent again, as a repeated run must. A match by id is
+ * returned even when taken: planMerge refuses it.
  */
-export function storedMatch(
+function storedMatch(
   asset: IngestAsset,
   stored: Pick<StoredAssets, 'byId' | 'byIp'>,
-  matchByIp = true,
-  taken: (id: string) => boolean = () => false,
+  matchByIp: boolean,
+  taken: (id: string) => boolean,
 ): StoredAsset | undefined {
-  const byId = asset.id ? stored.byId.get(asset.id) : undefined;
-  if (byId) return byId;
-  if (!matchByIp || !asset.fields.ip) return undefined;
-  return stored.byIp.get(asset.fields.ip)?.find((candidate) => !taken(candidate.id));
+  const candidates = storedCandidates(asset, stored, matchByIp);
+  if (asset.id && stored.byId.has(asset.id)) return candidates[0];
+  return candidates.find((candidate) => !taken(candidate.id));
 }
 
 function emptyPlan(): AssetPlan {
