@@ -8,6 +8,29 @@ import {
 
 /** `limit` (default 100) and `offset` of a list that always pages; extended by its query DTO. */
 export class PageQueryDto {
+  /**
+   * The query as PageQueryDto when it holds nothing but a valid `limit` and `offset` (each
+   * optional), as the rules below take them; null for anything else, which the validation
+   * pipe then checks in full, for its messages. A check of its own because class-transformer
+   * and class-validator cost more than the rest of a small page's request (an asset's
+   * history). Not inherited by the pipe: a subclass's rules are not these.
+   */
+  static quickCheck(this: void, query: unknown): PageQueryDto | null {
+    if (query === null || typeof query !== 'object') return null;
+    const page = new PageQueryDto();
+    for (const [key, value] of Object.entries(query)) {
+      const number =
+        key === 'limit'
+          ? digitsWithin(value, 1, MAX_PAGE_SIZE)
+          : key === 'offset'
+            ? digitsWithin(value, 0, MAX_PAGE_OFFSET)
+            : null;
+      if (number === null) return null;
+      page[key as 'limit' | 'offset'] = number;
+    }
+    return page;
+  }
+
   @IsPageLimit()
   @ApiPropertyOptional({
     type: 'integer',
@@ -34,26 +57,4 @@ function digitsWithin(value: unknown, min: number, max: number): number | null {
   if (typeof value !== 'string' || !/^\d+$/.test(value)) return null;
   const number = Number(value);
   return number >= min && number <= max ? number : null;
-}
-
-/**
- * The query as PageQueryDto when it holds nothing but a valid `limit` and `offset` (each
- * optional), as PageQueryDto's rules take them; null for anything else. A check of its own,
- * because class-transformer and class-validator cost more than the rest of a small page's
- * request (an asset's history); what it does not take goes through them, for their messages.
- */
-export function validPageQuery(query: unknown): PageQueryDto | null {
-  if (query === null || typeof query !== 'object') return null;
-  const page = new PageQueryDto();
-  for (const [key, value] of Object.entries(query)) {
-    const number =
-      key === 'limit'
-        ? digitsWithin(value, 1, MAX_PAGE_SIZE)
-        : key === 'offset'
-          ? digitsWithin(value, 0, MAX_PAGE_OFFSET)
-          : null;
-    if (number === null) return null;
-    page[key as 'limit' | 'offset'] = number;
-  }
-  return page;
 }

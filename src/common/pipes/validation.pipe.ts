@@ -4,7 +4,6 @@ import {
   ValidationPipe,
   type ArgumentMetadata,
 } from '@nestjs/common';
-import { PageQueryDto, validPageQuery } from '../dto/page-query.dto.js';
 import { prototypeKeyPath } from './prototype-keys.js';
 
 /** `assets[3].ip must be an IP address`: each failed rule, prefixed with the field's full path. */
@@ -26,15 +25,34 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
 }
 
 /**
+ * A DTO class that takes its common case without class-validator declares a static
+ * `quickCheck`: the DTO, or null to go through the full check (for its messages).
+ */
+export interface QuickCheckedDto {
+  quickCheck(this: void, value: unknown): object | null;
+}
+
+/**
+ * The class's own quickCheck: a subclass that inherits one adds rules of its own, which the
+ * inherited check does not know.
+ */
+function ownQuickCheck(metatype: unknown): QuickCheckedDto['quickCheck'] | null {
+  return typeof metatype === 'function' &&
+    Object.prototype.hasOwnProperty.call(metatype, 'quickCheck')
+    ? (metatype as unknown as QuickCheckedDto).quickCheck
+    : null;
+}
+
+/**
  * Nest's pipe removes `__proto__`, `constructor` and `prototype` keys without a word, so that
  * they would pass where any other unknown key is refused: they are refused like the others.
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // A bare paging query, valid, needs no class-validator; anything else gets the full check.
-    if (metadata.type === 'query' && metadata.metatype === PageQueryDto) {
-      const page = validPageQuery(value);
-      if (page !== null) return page;
+    const quickCheck = ownQuickCheck(metadata.metatype);
+    if (quickCheck !== null) {
+      const checked = quickCheck(value);
+      if (checked !== null) return checked;
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }
