@@ -375,14 +375,23 @@ export class GraphView {
       steps.push((context) => {
         context.font = '11px system-ui, sans-serif';
         context.textAlign = 'center';
+        // A halo of the background under each label keeps it readable where it crosses an
+        // edge or another label (a short edge's label meets its ends' names).
+        context.lineJoin = 'round';
+        context.lineWidth = 3;
+        context.strokeStyle = 'rgba(255, 255, 255, 0.85)';
         context.fillStyle = '#4a5568';
         for (const [edge, from, to] of labelled) {
           const text = [edge.protocol, edge.toPorts].filter(Boolean).join(' ');
-          context.fillText(text, (from.x + to.x) / 2, (from.y + to.y) / 2 - 3);
+          const x = (from.x + to.x) / 2;
+          const y = (from.y + to.y) / 2 - 3;
+          context.strokeText(text, x, y);
+          context.fillText(text, x, y);
         }
         context.font = '12px system-ui, sans-serif';
         context.fillStyle = '#1a202c';
         for (const node of visible) {
+          context.strokeText(node.asset.name, node.x, node.y + RADIUS + 13);
           context.fillText(node.asset.name, node.x, node.y + RADIUS + 13);
         }
       });
