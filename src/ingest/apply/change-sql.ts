@@ -88,7 +88,9 @@ export function createdRecordsSql(
 
 /**
  * The last parameters of createdRecordsSql: the ids, one each on SQLite, an array for each
- * part of the statement that reads them on PostgreSQL.
+ * part of the statement that reads them on PostgreSQL. Each part gets the array itself: one
+ * array read through a subquery hides its length from the planner, whose plans for tables
+ * still being loaded then took 300 to 480 ms a statement instead of 30 to 60.
  */
 export function idParameters(
   dialect: IngestSql['dialect'],
