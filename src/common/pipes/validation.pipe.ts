@@ -25,8 +25,9 @@ export function describeValidationErrors(errors: ValidationError[], parent = '')
 }
 
 /**
- * A DTO class that takes its common case without class-validator declares a static
- * `quickCheck`: the DTO, or null to go through the full check (for its messages).
+ * A query DTO class that takes its common case without class-validator declares a static
+ * `quickCheck` of the parsed query string: the DTO, or null to go through the full check (for
+ * its messages).
  */
 export interface QuickCheckedDto {
   quickCheck(this: void, value: unknown): object | null;
@@ -49,7 +50,7 @@ function ownQuickCheck(metatype: unknown): QuickCheckedDto['quickCheck'] | null 
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const quickCheck = ownQuickCheck(metadata.metatype);
+    const quickCheck = metadata.type === 'query' ? ownQuickCheck(metadata.metatype) : null;
     if (quickCheck !== null) {
       const checked = quickCheck(value);
       if (checked !== null) return checked;
