@@ -95,29 +95,32 @@ function failed(error: unknown): SqliteWriterAnswer {
   };
 }
 
+/**
+ * A request acknowledged without its answer (an insert, a queued statement): none runs after a
+ * failure, which is kept for the next request that waits for an answer.
+ */
+function acknowledge(work: () => void): void {
+  if (!failure) {
+    try {
+      work();
+    } catch (error) {
+      failure = error;
+    }
+  }
+  post({ inserted: true });
+}
+
 function carryOut(request: SqliteWriterRequest): void {
   if (request.op === 'insert') {
-    if (!failure) {
-      try {
-        // Decided at the first insert into an ingested table: a replace writes the change records
-        // of what it deletes before the rows it loads.
-        if (bulk === null && bulkLoadTables.includes(request.table)) bulk = startBulkLoad(db!);
-        insert(request);
-      } catch (error) {
-        failure = error;
-      }
-    }
-    return post({ inserted: true });
+    return acknowledge(() => {
+      // Decided at the first insert into an ingested table: a replace writes the change records
+      // of what it deletes before the rows it loads.
+      if (bulk === null && bulkLoadTables.includes(request.table)) bulk = startBulkLoad(db!);
+      insert(request);
+    });
   }
   if (request.op === 'queued') {
-    if (!failure) {
-      try {
-        prepare(request.sql).run(...request.params);
-      } catch (error) {
-        failure = error;
-      }
-    }
-    return post({ inserted: true });
+    return acknowledge(() => prepare(request.sql).run(...request.params));
   }
   if (request.op === 'rollback') {
     try {
