@@ -339,6 +339,65 @@ describe('change history', () => {
       });
     });
 
+    it("shows a creation as it was, after later writes, a delete and the id's reuse", async () => {
+      const body = {
+        options: { source: 'nmap' },
+        assets: [
+          {
+            id: 'gw',
+            name: 'gw',
+            ip: '10.0.0.1',
+            vulnerabilities: [{ id: 'CVE-1', score: 9.8 }],
+            services: [{ port: 22, protocol: 'tcp', name: 'ssh' }],
+          },
+          { id: 'store', name: 'store' },
+        ],
+        relations: [{ sourceAssetId: 'gw', targetAssetId: 'store', type: 'link' }],
+      };
+      const first = await ingest(body, editor);
+      const gwThen = (await t.request('GET', '/api/assets/gw', { token: viewer })).body;
+      const [relationThen] = (await t.request('GET', '/api/relations', { token: viewer })).body;
+      const creationOf = async (objectId: string, runId: string) => {
+        const { list } = await changes(`?runId=${runId}&objectId=${objectId}`);
+        return list.find((change) => change.action === 'create')!.after as Record_;
+      };
+
+      await write('PUT', '/api/assets/gw', { name: 'firewall', risk_score: 90 }, editor);
+      await write('PUT', `/api/relations/${relationThen.id}`, { direction: 'mono' }, editor);
+      // Another feed: other vulnerabilities and a second source; then the first feed again,
+      // which moves only lastSeenAt.
+      await ingest(
+        {
+          options: { source: 'nessus' },
+          assets: [{ id: 'gw', name: 'firewall', ip: '10.0.0.1', risk_score: 90 }],
+        },
+        editor,
+      );
+      await ingest({ options: { source: 'nmap' }, assets: [body.assets[1]] }, editor);
+      const gwNow = (await t.request('GET', '/api/assets/gw', { token: viewer })).body;
+      expect(gwNow).not.toEqual(gwThen);
+      expect(await creationOf('gw', first.runId)).toEqual(gwThen);
+      expect(await creationOf(relationThen.id, first.runId)).toEqual(relationThen);
+      // The asset's own list, on its first page and on a later one.
+      const history = await assetChanges('gw');
+      expect(history.list.at(-1)).toMatchObject({ action: 'create', after: gwThen });
+      const oldest = await assetChanges('gw', `?limit=1&offset=${history.total - 1}`);
+      expect(oldest.list).toEqual([history.list.at(-1)]);
+
+      // Deleted (the relation with it), then an asset of the same id created again.
+      await write('DELETE', '/api/assets/gw', undefined, editor);
+      const again = await ingest({
+        options: { source: 'csv' },
+        assets: [{ id: 'gw', name: 'new' }],
+      });
+      expect(await creationOf('gw', first.runId)).toEqual(gwThen);
+      expect(await creationOf(relationThen.id, first.runId)).toEqual(relationThen);
+      const gwAgain = (await t.request('GET', '/api/assets/gw', { token: viewer })).body;
+      expect(await creationOf('gw', again.runId)).toEqual(gwAgain);
+      const creations = (await assetChanges('gw')).list.filter((c) => c.action === 'create');
+      expect(creations.map((change) => change.after)).toEqual([gwAgain, gwThen]);
+    });
+
     it('records nothing for a dry run, a rejected run, or a run refused by maxDeletions', async () => {
       await ingest({ assets: [{ id: 'keep', name: 'keep' }] });
       const total = await count();
