@@ -364,16 +364,26 @@ describe('change history', () => {
 
       await write('PUT', '/api/assets/gw', { name: 'firewall', risk_score: 90 }, editor);
       await write('PUT', `/api/relations/${relationThen.id}`, { direction: 'mono' }, editor);
-      // Another feed: other vulnerabilities and a second source; then the first feed again,
-      // which moves only lastSeenAt.
+      // Another feed: other vulnerabilities and a second source; then the first feed again.
       await ingest(
         {
           options: { source: 'nessus' },
-          assets: [{ id: 'gw', name: 'firewall', ip: '10.0.0.1', risk_score: 90 }],
+          assets: [
+            {
+              id: 'gw',
+              name: 'firewall',
+              ip: '10.0.0.1',
+              risk_score: 90,
+              vulnerabilities: [{ id: 'CVE-2', score: 5 }],
+            },
+          ],
         },
         editor,
       );
-      await ingest({ options: { source: 'nmap' }, assets: [body.assets[1]] }, editor);
+      await ingest(
+        { options: { source: 'nmap' }, assets: [{ id: 'gw', name: 'firewall', ip: '10.0.0.1' }] },
+        editor,
+      );
       const gwNow = (await t.request('GET', '/api/assets/gw', { token: viewer })).body;
       expect(gwNow).not.toEqual(gwThen);
       expect(await creationOf('gw', first.runId)).toEqual(gwThen);
