@@ -65,10 +65,9 @@ interface StaleDecision {
  * (plan/) and apply (apply/); deleteStale's decision once the assets are planned (so that
  * maxDeletions refuses the run before the writes it would have to undo), its writes last.
  * Any failure rolls it all back. Lookups go to `lookups`, which must show the state before the
- * ingestion: on SQLite a read-only connection beside the writer's (the writes then run in
- * another thread while the next slice is planned); else the transaction's own connection, and
- * the writes wait until every slice (of the assets, then of the relations) is planned. Without
- * `sql` (a dry run) every stage but apply runs.
+ * ingestion and none of its writes: a read-only connection beside the writer's, so that each
+ * slice is written (on SQLite in another thread, on PostgreSQL on another connection) while the
+ * next one is looked up and planned. Without `sql` (a dry run) every stage but apply runs.
  */
 export class IngestRun {
   private readonly counts = noCounts();
@@ -93,13 +92,13 @@ export class IngestRun {
 
   /**
    * `sql`: the transaction to write in, or null for a dry run. `lookups`: where the stored
-   * rows are read, by default `sql`. `now`: the run's time. `history`: whose change records
-   * the run writes (none when null).
+   * rows are read. `now`: the run's time. `history`: whose change records the run writes
+   * (none when null).
    */
   constructor(
     private readonly payload: IngestPayload,
     private readonly sql: IngestSql | null,
-    private readonly lookups: IngestLookups = sql!,
+    lookups: IngestLookups,
     now = new Date(),
     history: ChangeOrigin | null = null,
   ) {
@@ -115,11 +114,8 @@ export class IngestRun {
     const { mode, deleteStale, maxDeletions } = this.payload;
     if (mode === 'replace') await this.replaceAll();
     const staleToo = mode === 'merge' && deleteStale;
-    // Each slice is planned against the state before the ingestion: when the lookups would see
-    // this run's own writes (one connection), the writes wait until every slice is planned; so
-    // they do when maxDeletions may yet refuse the run.
-    const deferWrites =
-      this.writer !== null && (this.lookups === this.sql || (staleToo && maxDeletions !== null));
+    // The writes wait until every slice is planned when maxDeletions may yet refuse the run.
+    const deferWrites = this.writer !== null && staleToo && maxDeletions !== null;
     const deferred: AssetPlan[] = [];
     for await (const assets of this.payload.assets) {
       const plan = await this.planAssets(assets);

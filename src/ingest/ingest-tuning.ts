@@ -11,8 +11,9 @@ export const JSON_ITEMS_PER_MESSAGE = 2_000;
 export const SQLITE_ROWS_PER_MESSAGE = 2_000;
 
 /**
- * Insert messages handed to the SQLite writer and not yet carried out, at most: the rest wait
- * on the main thread, so that a slow disk holds back the reading instead of filling memory.
+ * Insert messages handed to the SQLite writer (or statements queued on PostgreSQL's connection)
+ * and not yet carried out, at most: the rest wait on the main thread, so that a slow disk
+ * holds back the reading instead of filling memory.
  */
 export const MAX_QUEUED_INSERTS = 8;
 

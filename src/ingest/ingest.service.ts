@@ -249,21 +249,7 @@ export class IngestService implements OnModuleDestroy {
    * others write); PostgreSQL: a read-only REPEATABLE READ transaction.
    */
   private async inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T> {
-    if (this.dataSource.options.type === 'postgres') {
-      const runner = this.dataSource.createQueryRunner();
-      await runner.connect();
-      try {
-        await runner.startTransaction('REPEATABLE READ');
-        try {
-          await runner.query('SET TRANSACTION READ ONLY');
-          return await work(new PostgresIngestSql(runner));
-        } finally {
-          await runner.rollbackTransaction();
-        }
-      } finally {
-        await runner.release();
-      }
-    }
+    if (this.dataSource.options.type === 'postgres') return this.inPostgresSnapshot(null, work);
     const file = this.dataSource.options.database as string;
     const reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
     try {
@@ -317,6 +303,13 @@ export class IngestService implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Lookups go to a second connection, in a read-only transaction that imports the write
+   * transaction's snapshot once the lock is held: like SQLite's read-only connection, it shows
+   * the state before the ingestion (none of its writes), so each slice is written as soon as
+   * it is planned, while the next one is looked up and planned (PostgresIngestSql queues the
+   * writes). One ingestion at a time per process: two connections of the pool at most.
+   */
   private async inPostgresTransaction<T>(
     work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
   ): Promise<T> {
@@ -324,15 +317,47 @@ export class IngestService implements OnModuleDestroy {
     await runner.connect();
     try {
       await runner.startTransaction();
+      const sql = new PostgresIngestSql(runner);
       try {
         await runner.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_INGEST_LOCK]);
-        const sql = new PostgresIngestSql(runner);
-        const result = await work(sql, sql);
+        const [{ snapshot }] = (await runner.query('SELECT pg_export_snapshot() AS snapshot')) as {
+          snapshot: string;
+        }[];
+        const result = await this.inPostgresSnapshot(snapshot, (lookups) => work(sql, lookups));
+        await sql.settle();
         await runner.commitTransaction();
         return result;
       } catch (error) {
+        await sql.drain();
         await runner.rollbackTransaction();
         throw error;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * `work` given lookups in a read-only REPEATABLE READ transaction of its own: a consistent
+   * view of the store that takes no lock other writers wait for; `snapshot` (exported by
+   * another transaction) makes it that transaction's view.
+   */
+  private async inPostgresSnapshot<T>(
+    snapshot: string | null,
+    work: (lookups: IngestLookups) => Promise<T>,
+  ): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction('REPEATABLE READ');
+      try {
+        // An identifier PostgreSQL made (hex digits and dashes), which SET cannot take as a
+        // parameter.
+        if (snapshot !== null) await runner.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+        await runner.query('SET TRANSACTION READ ONLY');
+        return await work(new PostgresIngestSql(runner));
+      } finally {
+        await runner.rollbackTransaction();
       }
     } finally {
       await runner.release();

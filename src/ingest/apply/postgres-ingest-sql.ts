@@ -1,28 +1,40 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { QueryRunner } from 'typeorm';
 import { insertInto, inBatches, type IngestSql, type InsertColumn } from '../ingest-sql.js';
-import { POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.js';
+import { MAX_QUEUED_INSERTS, POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.js';
 
-/** The ingestion's transaction on PostgreSQL, which also serves its lookups. */
+/**
+ * An ingestion's connection on PostgreSQL: its transaction, or (for the lookups) a snapshot.
+ * Inserts and `runQueued` are queued, not awaited: the connection carries them out in order
+ * while the main thread plans the next slice, as the SQLite writer thread does. A failure of
+ * one is thrown by the next call that waits for an answer (at the latest, `settle`); the
+ * statements queued after it are dropped (the transaction is aborted anyway).
+ */
 export class PostgresIngestSql implements IngestSql {
   readonly maxParams = 60_000;
   readonly idOrder = 'id COLLATE "C"';
   readonly forUpdate = 'FOR UPDATE';
   readonly dialect = 'postgres';
+  /** The last statement queued: each starts once the one before is over. */
+  private tail: Promise<void> = Promise.resolve();
+  private readonly queued: Promise<void>[] = [];
+  private failure: { error: unknown } | null = null;
 
   constructor(private readonly runner: QueryRunner) {}
 
   async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    await this.settle();
     return (await this.runner.query(PostgresIngestSql.numbered(sql), params)) as T[];
   }
 
   async run(sql: string, params: unknown[] = []): Promise<number> {
+    await this.settle();
     const result = await this.runner.query(PostgresIngestSql.numbered(sql), params, true);
     return result.affected ?? 0;
   }
 
-  async runQueued(sql: string, params: unknown[]): Promise<void> {
-    await this.run(sql, params);
+  runQueued(sql: string, params: unknown[]): Promise<void> {
+    return this.enqueue(PostgresIngestSql.numbered(sql), params);
   }
 
   timestamp(date: Date): Date {
@@ -37,7 +49,7 @@ export class PostgresIngestSql implements IngestSql {
    * One array parameter per column, expanded by unnest: a fixed, short statement however many
    * rows it carries, and several times faster than multi-row VALUES.
    */
-  async insert(
+  insert(
     table: string,
     columns: InsertColumn[],
     rows: Iterable<unknown[]>,
@@ -45,12 +57,44 @@ export class PostgresIngestSql implements IngestSql {
   ): Promise<number> {
     const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
     const sql = `${insertInto(table, columns)} SELECT * FROM unnest(${arrays}) ${onConflict}`;
-    return inBatches(rows, POSTGRES_ROWS_PER_INSERT, async (part) => {
-      await this.runner.query(
+    return inBatches(rows, POSTGRES_ROWS_PER_INSERT, (part) =>
+      this.enqueue(
         sql,
         columns.map((_column, index) => part.map((row) => row[index])),
-      );
+      ),
+    );
+  }
+
+  /** Once every queued statement is carried out: throws the first one's failure, if any. */
+  async settle(): Promise<void> {
+    await this.tail;
+    this.throwFailure();
+  }
+
+  /** Once no queued statement is running, whatever became of them (before a rollback). */
+  async drain(): Promise<void> {
+    await this.tail;
+  }
+
+  /** Queues a statement; waits while too many are queued. */
+  private async enqueue(sql: string, params: unknown[]): Promise<void> {
+    this.throwFailure();
+    const done = this.tail.then(async () => {
+      if (this.failure) return;
+      try {
+        await this.runner.query(sql, params);
+      } catch (error) {
+        this.failure = { error };
+      }
     });
+    this.tail = done;
+    this.queued.push(done);
+    while (this.queued.length > MAX_QUEUED_INSERTS) await this.queued.shift();
+    this.throwFailure();
+  }
+
+  private throwFailure(): void {
+    if (this.failure) throw this.failure.error;
   }
 
   private static numbered(sql: string): string {
