@@ -300,7 +300,7 @@ describe('change history', () => {
       const fw = records.find((change) => change.objectId === 'fw')!;
       const shown = (await t.request('GET', '/api/assets/fw', { token: viewer })).body;
       expect(fw).toMatchObject({ action: 'create', before: null, runId: first.runId });
-      // Made by the database from the stored rows: the API's answer exactly, lists included.
+      // The API's answer exactly: lists, source, sightings and timestamps included.
       expect(fw.after).toEqual(shown);
       const db = records.find((change) => change.objectId === 'db')!;
       expect(db.after).toEqual((await t.request('GET', '/api/assets/db', { token: viewer })).body);
@@ -337,6 +337,23 @@ describe('change history', () => {
         risk_score: 70,
         vulnerabilities: [{ id: 'CVE-2', score: 5, summary: null, publishedDate: null }],
       });
+    });
+
+    it('records the creations of a run without a source as the API shows them', async () => {
+      const run = await ingest({
+        options: { mode: 'append' },
+        assets: [
+          { id: 'lab', name: 'lab', vulnerabilities: [{ id: 'CVE-3', score: 2 }] },
+          { id: 'bench', name: 'bench' },
+        ],
+        relations: [{ sourceAssetId: 'lab', targetAssetId: 'bench', type: 'link' }],
+      });
+      const records = (await changes(`?runId=${run.runId}`)).list;
+      const lab = (await t.request('GET', '/api/assets/lab', { token: viewer })).body;
+      expect(lab).toMatchObject({ source: null, sources: [], firstSeenAt: null, lastSeenAt: null });
+      expect(records.find((change) => change.objectId === 'lab')!.after).toEqual(lab);
+      const [relation] = (await t.request('GET', '/api/relations', { token: viewer })).body;
+      expect(records.find((change) => change.objectType === 'relation')!.after).toEqual(relation);
     });
 
     it("shows a creation as it was, after later writes, a delete and the id's reuse", async () => {

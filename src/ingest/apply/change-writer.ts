@@ -21,7 +21,7 @@ import {
   type InsertColumn,
 } from '../ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
-import { createdRecordsSql, idParameters } from './change-sql.js';
+import { createdRecordsSql, createdValues, idParameters } from './change-sql.js';
 import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
@@ -177,6 +177,7 @@ export class ChangeWriter {
         caller.apiKeyPrefix,
         origin.requestId,
         origin.runId,
+        ...createdValues(table, this.nowIso, this.source),
         ...idParameters(sql.dialect, table, part),
       ]);
       this.written += part.length;
