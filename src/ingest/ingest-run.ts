@@ -14,7 +14,7 @@ import {
   type PlanContext,
   type RelationRow,
 } from './plan/ingest-plan.js';
-import { planCreateAll, planMerge, type AssetPlan } from './plan/plan-assets.js';
+import { planCreateAll, planMerge, type AssetPlan, type StoredAssets } from './plan/plan-assets.js';
 import {
   CHANGES_PER_LIST,
   ChangeLog,
@@ -48,6 +48,12 @@ interface StoredRelations {
   keptIds: Set<string>;
 }
 
+/** An asset slice, with its stored rows (merge) or its ids already stored (append). */
+interface LookedUpSlice {
+  assets: IngestAsset[];
+  stored: Promise<StoredAssets | Set<string>>;
+}
+
 /** deleteStale, decided once the assets are planned. */
 interface StaleDecision {
   assets: StaleAssetPlan;
@@ -73,6 +79,7 @@ export class IngestRun {
   private readonly counts = noCounts();
   private readonly context: PlanContext;
   private readonly stored: StoredRows;
+  private readonly readAhead: boolean;
   private readonly writer: PlanWriter | null;
   private readonly changes: ChangeLog;
   /** Each id the payload gives, to the id it resolved to (itself, or a stored asset's by ip). */
@@ -105,6 +112,7 @@ export class IngestRun {
     const { source, matchByIp, itemName } = payload;
     this.context = { source, matchByIp, itemName, newId: () => timeOrderedUuid() };
     this.stored = new StoredRows(lookups);
+    this.readAhead = lookups.readAhead;
     const changes = sql && history ? new ChangeWriter(sql, history, source, now) : null;
     this.writer = sql ? new PlanWriter(sql, source, now, changes) : null;
     this.changes = new ChangeLog(source, now.toISOString());
@@ -116,16 +124,26 @@ export class IngestRun {
     const staleToo = mode === 'merge' && deleteStale;
     // The writes wait until every slice is planned when maxDeletions may yet refuse the run.
     const deferWrites = this.writer !== null && staleToo && maxDeletions !== null;
-    const deferred: AssetPlan[] = [];
+    const deferred: AssetPlan[] | null = deferWrites ? [] : null;
+    // Where the lookups are answered beside this thread, a slice is planned once the next one
+    // is read and its lookups sent: the database looks them up meanwhile. No slice's stored
+    // rows are held while a plan is written: held, they outlived V8's young generation, and a
+    // repeated 100k ingestion's peak memory grew by 80 MB.
+    let previous: LookedUpSlice | null = null;
     for await (const assets of this.payload.assets) {
-      const plan = await this.planAssets(assets);
-      this.changes.addAssets(plan);
-      addCounts(this.counts, plan.counts);
-      if (deferWrites) deferred.push(plan);
-      else await this.writer?.assets(plan);
+      if (!this.readAhead) {
+        await this.takePlan(this.planAssets(assets, await this.lookUp(assets)), deferred);
+        continue;
+      }
+      const stored = this.lookUp(assets);
+      const plan = previous && this.planAssets(previous.assets, await previous.stored);
+      previous = { assets, stored };
+      if (plan) await this.takePlan(plan, deferred);
     }
+    if (previous)
+      await this.takePlan(this.planAssets(previous.assets, await previous.stored), deferred);
     if (staleToo) await this.decideStale();
-    for (const plan of deferred.splice(0)) await this.writer!.assets(plan);
+    for (const plan of deferred?.splice(0) ?? []) await this.writer!.assets(plan);
 
     // The lookups below cannot see the rows just written: a new asset has no stored relation,
     // and a relation end that is no payload id cannot name one (its id is new or the item's).
@@ -156,17 +174,31 @@ export class IngestRun {
     );
   }
 
-  private async planAssets(assets: IngestAsset[]): Promise<AssetPlan> {
+  /** A slice's plan: counted, listed, and written (or kept in `deferred`). */
+  private async takePlan(plan: AssetPlan, deferred: AssetPlan[] | null): Promise<void> {
+    this.changes.addAssets(plan);
+    addCounts(this.counts, plan.counts);
+    if (deferred) deferred.push(plan);
+    else await this.writer?.assets(plan);
+  }
+
+  /** merge: the stored rows a slice may match; append: its ids already stored. */
+  private lookUp(assets: IngestAsset[]): Promise<StoredAssets | Set<string>> {
     const { mode, source, matchByIp } = this.payload;
-    const plan =
+    const stored =
       mode === 'merge'
-        ? planMerge(
-            assets,
-            await this.stored.forMerge(assets, matchByIp, source !== null),
-            this.matchedBy,
-            this.context,
-          )
-        : planCreateAll(assets, await this.takenIds(assets), this.context);
+        ? this.stored.forMerge(assets, matchByIp, source !== null)
+        : this.takenIds(assets);
+    // Awaited once the slice is planned; a failure before then must not go unhandled.
+    stored.catch(() => undefined);
+    return stored;
+  }
+
+  private planAssets(assets: IngestAsset[], stored: StoredAssets | Set<string>): AssetPlan {
+    const plan =
+      stored instanceof Set
+        ? planCreateAll(assets, stored, this.context)
+        : planMerge(assets, stored, this.matchedBy, this.context);
     const byIp = this.payload.relationEnds === 'ip';
     assets.forEach((asset, index) => {
       if (asset.id) this.payloadIds.set(asset.id, plan.ids[index]);

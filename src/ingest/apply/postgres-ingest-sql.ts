@@ -13,6 +13,7 @@ import { MAX_QUEUED_INSERTS, POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.j
 export class PostgresIngestSql implements IngestSql {
   readonly maxParams = 60_000;
   readonly idOrder = 'id COLLATE "C"';
+  readonly readAhead = true;
   readonly forUpdate = 'FOR UPDATE';
   readonly dialect = 'postgres';
   /** The last statement queued: each starts once the one before is over. */

@@ -39,6 +39,7 @@ export class SqliteWriter implements IngestSql {
   readonly idOrder = 'id';
   readonly forUpdate = '';
   readonly dialect = 'sqlite';
+  readonly readAhead = false;
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
   private queuedInserts = 0;

@@ -9,6 +9,7 @@ import { SQLITE_MAX_PARAMS, type IngestLookups } from '../ingest-sql.js';
 export class SqliteLookups implements IngestLookups {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
+  readonly readAhead = false;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(private readonly db: BetterSqlite3.Database) {}
