@@ -357,7 +357,8 @@ export class IngestService implements OnModuleDestroy {
         await runner.query('SET TRANSACTION READ ONLY');
         // Every lookup names its rows by key, a slice's ids at a time. With the default costs
         // (random_page_cost 4, for spinning disks) the planner reads the whole of a 200,000-row
-        // table for 2,000 ids: the lookups of 100,000 assets took 2.9 s so, 1.6 s by index.
+        // table for 2,000 ids: the lookups of 100,000 assets took 2.9 s that way, 1.6 s by
+        // index.
         await runner.query('SET LOCAL enable_seqscan = off');
         return await work(new PostgresIngestSql(runner));
       } finally {
