@@ -321,6 +321,7 @@ export class AssetsService {
     if (dto.os_version !== undefined) changes.osVersion = dto.os_version;
     return this.dataSource.transact(async (manager) => {
       const before = await this.read(id, manager);
+      await this.history.keepCreations(manager, 'asset', [id]);
       await manager.getRepository(Asset).update({ id }, changes);
       // Present, the list replaces the stored one: both land with the asset's update, or neither.
       if (dto.services !== undefined) {
@@ -343,6 +344,8 @@ export class AssetsService {
             .getRepository(Relation)
             .find({ where: [{ sourceAssetId: id }, { targetAssetId: id }], order: { id: 'ASC' } })
         : [];
+      await this.history.keepRelationCreationsOf(manager, [id]);
+      await this.history.keepCreations(manager, 'asset', [id]);
       await manager.getRepository(Asset).delete({ id });
       await this.history.record(manager, origin, [
         ...relations.map((relation): ChangeInput => ({

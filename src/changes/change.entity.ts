@@ -64,6 +64,7 @@ export class Change {
   @Column({ type: 'text', nullable: true })
   before: string | null;
 
+  /** NULL for a creation an ingestion recorded until its object changes (creation-sql.ts). */
   @Column({ type: 'text', nullable: true })
   after: string | null;
 }

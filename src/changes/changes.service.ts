@@ -7,19 +7,35 @@ import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Change, type ChangeRow } from './change.entity.js';
+import {
+  afterColumn,
+  keepCreationsSql,
+  relationsOfAssets,
+  type CreatedObjectType,
+  type SqlDialect,
+} from './creation-sql.js';
 import type { ChangeInput, ChangeOrigin } from './change-origin.js';
 import type { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
 
 // The lists are read on every history page: their queries are written out rather than built
 // by TypeORM, whose query building costs more than running them (each an index range scan).
 const COUNT_CHANGES = 'SELECT COUNT(*) AS total FROM changes';
-const SELECT_CHANGES = 'SELECT * FROM changes';
 const NEWEST_FIRST = 'ORDER BY time DESC, id DESC LIMIT :limit OFFSET :offset';
 const OF_ASSET = " WHERE object_type = 'asset' AND object_id = :id";
-// One asset's page and its total in one statement: one round trip instead of two is a good part
-// of this route's cost. The total is a subquery counted once (on the index alone), not a window
-// (COUNT(*) OVER ()), which makes SQLite copy and sort the records again.
-const SELECT_ASSET_CHANGES = `SELECT *, (${COUNT_CHANGES}${OF_ASSET}) AS total FROM changes${OF_ASSET} ${NEWEST_FIRST}`;
+const COLUMNS =
+  'c.id, c.time, c.action, c.object_type, c.object_id, c.actor_user_id, c.actor_email, c.actor_api_key_id, c.actor_api_key_prefix, c.request_id, c.run_id, c.before';
+
+/** The change queries of one database. */
+function changeQueries(dialect: SqlDialect) {
+  const select = `SELECT ${COLUMNS}, ${afterColumn(dialect, 'c')}`;
+  return {
+    select: `${select} FROM changes c`,
+    // One asset's page and its total in one statement: one round trip instead of two is a good
+    // part of this route's cost. The total is a subquery counted once (on the index alone), not
+    // a window (COUNT(*) OVER ()), which makes SQLite copy and sort the records again.
+    ofAsset: `${select}, (${COUNT_CHANGES}${OF_ASSET}) AS total FROM changes c${OF_ASSET} ${NEWEST_FIRST}`,
+  };
+}
 
 export interface ChangePage {
   changes: ChangeRow[];
@@ -53,11 +69,17 @@ export function changeRow(origin: ChangeOrigin, input: ChangeInput, time: Date):
 /** The change history: its records, written in the writes' own transactions, and its lists. */
 @Injectable()
 export class ChangesService {
+  private readonly dialect: SqlDialect;
+  private readonly queries: ReturnType<typeof changeQueries>;
+
   constructor(
     @InjectRepository(Change) private readonly changes: Repository<Change>,
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.dialect = changes.manager.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.queries = changeQueries(this.dialect);
+  }
 
   /** Whether writes record their changes (always, but in a bench measuring their cost). */
   get enabled(): boolean {
@@ -86,6 +108,29 @@ export class ChangesService {
     }
   }
 
+  /**
+   * Before a write changes or deletes these objects (through `manager`, its transaction): their
+   * creation records kept without a copy, by an ingestion, get one (creation-sql.ts).
+   */
+  async keepCreations(
+    manager: EntityManager,
+    objectType: CreatedObjectType,
+    ids: string[],
+  ): Promise<void> {
+    if (!this.enabled || ids.length === 0) return;
+    await this.run(keepCreationsSql(this.dialect, objectType, 'IN (:...ids)'), { ids }, manager);
+  }
+
+  /** keepCreations for the relations from or to these assets, before they are deleted. */
+  async keepRelationCreationsOf(manager: EntityManager, assetIds: string[]): Promise<void> {
+    if (!this.enabled || assetIds.length === 0) return;
+    await this.run(
+      keepCreationsSql(this.dialect, 'relation', relationsOfAssets('IN (:...ids)')),
+      { ids: assetIds },
+      manager,
+    );
+  }
+
   /** One page, newest first, and the filtered total. */
   async list(query: ListChangesQueryDto): Promise<ChangePage> {
     const conditions: string[] = [];
@@ -95,12 +140,12 @@ export class ChangesService {
       conditions.push(condition);
       parameters[name] = value;
     };
-    filter('object_type = :objectType', 'objectType', query.objectType);
-    filter('object_id = :objectId', 'objectId', query.objectId);
-    filter('actor_user_id = :actorId', 'actorId', query.actorId);
-    filter('run_id = :runId', 'runId', query.runId);
-    filter('time >= :since', 'since', query.since && new Date(query.since));
-    filter('time < :until', 'until', query.until && new Date(query.until));
+    filter('c.object_type = :objectType', 'objectType', query.objectType);
+    filter('c.object_id = :objectId', 'objectId', query.objectId);
+    filter('c.actor_user_id = :actorId', 'actorId', query.actorId);
+    filter('c.run_id = :runId', 'runId', query.runId);
+    filter('c.time >= :since', 'since', query.since && new Date(query.since));
+    filter('c.time < :until', 'until', query.until && new Date(query.until));
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
     return this.page(where, parameters, query);
   }
@@ -110,7 +155,7 @@ export class ChangesService {
    * 404, so that a mistyped id is not mistaken for an asset nobody changed.
    */
   async forAsset(id: string, paging: PageQueryDto): Promise<ChangePage> {
-    const rows = await this.run<ChangeRow & { total: string | number }>(SELECT_ASSET_CHANGES, {
+    const rows = await this.run<ChangeRow & { total: string | number }>(this.queries.ofAsset, {
       id,
       limit: paging.limit,
       offset: paging.offset,
@@ -131,13 +176,16 @@ export class ChangesService {
     parameters: Record<string, unknown>,
     paging: PageQueryDto,
   ): Promise<ChangePage> {
-    const [counted] = await this.run<{ total: string | number }>(COUNT_CHANGES + where, parameters);
+    const [counted] = await this.run<{ total: string | number }>(
+      `${COUNT_CHANGES} c${where}`,
+      parameters,
+    );
     const total = Number(counted.total);
     // Past the end (or nothing to find): no second query.
     const changes =
       paging.offset >= total
         ? []
-        : await this.run<ChangeRow>(`${SELECT_CHANGES}${where} ${NEWEST_FIRST}`, {
+        : await this.run<ChangeRow>(`${this.queries.select}${where} ${NEWEST_FIRST}`, {
             ...parameters,
             limit: paging.limit,
             offset: paging.offset,
@@ -146,8 +194,11 @@ export class ChangesService {
   }
 
   /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
-  private run<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
-    const { manager } = this.changes;
+  private run<T>(
+    sql: string,
+    parameters: Record<string, unknown>,
+    manager = this.changes.manager,
+  ): Promise<T[]> {
     const [query, values] = manager.connection.driver.escapeQueryWithParameters(sql, parameters);
     return manager.query<T[]>(query, values);
   }

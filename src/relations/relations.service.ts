@@ -107,6 +107,7 @@ export class RelationsService {
       const relations = manager.getRepository(Relation);
       const before = await relations.findOneBy({ id });
       if (!before) throw relationNotFound(id);
+      await this.history.keepCreations(manager, 'relation', [id]);
       await relations.update({ id }, changes);
       const after = (await relations.findOneBy({ id }))!;
       await this.history.record(
@@ -123,6 +124,7 @@ export class RelationsService {
       const relations = manager.getRepository(Relation);
       const before = await relations.findOneBy({ id });
       if (!before) throw relationNotFound(id);
+      await this.history.keepCreations(manager, 'relation', [id]);
       await relations.delete({ id });
       await this.history.record(manager, origin, [
         {

@@ -425,6 +425,92 @@ describe('change history', () => {
       expect(creations.map((change) => change.after)).toEqual([gwAgain, gwThen]);
     });
 
+    it('shows a creation as it was through every write an ingestion makes after it', async () => {
+      const asset = (id: string, extra: object = {}) => ({ id, name: id, ...extra });
+      const link = (from: string, to: string, extra: object = {}) => ({
+        sourceAssetId: from,
+        targetAssetId: to,
+        type: 'link',
+        ...extra,
+      });
+      const body = {
+        options: { source: 'nmap' },
+        assets: [
+          asset('a1', {
+            ip: '10.0.0.1',
+            vulnerabilities: [{ id: 'CVE-1', score: 7.5, publishedDate: '2024-01-02' }],
+            services: [{ port: 443, protocol: 'tcp', name: 'https' }],
+          }),
+          asset('a2'),
+          asset('a3'),
+          asset('a4'),
+        ],
+        relations: [
+          link('a1', 'a2'),
+          link('a2', 'a3'),
+          link('a3', 'a4'),
+          link('a1', 'a4'),
+          link('a2', 'a4'),
+          link('a4', 'a2'),
+        ],
+      };
+      const first = await ingest(body, editor);
+      const shown = async () => ({
+        assets: Object.fromEntries(
+          await Promise.all(
+            ['a1', 'a2', 'a3', 'a4'].map(async (id) => [
+              id,
+              (await t.request('GET', `/api/assets/${id}`, { token: viewer })).body,
+            ]),
+          ),
+        ) as Record_,
+        relations: (await t.request('GET', '/api/relations', { token: viewer })).body as Record_[],
+      });
+      const then = await shown();
+      const creations = async () =>
+        Object.fromEntries(
+          (await changes(`?runId=${first.runId}&limit=1000`)).list.map((change) => [
+            change.objectId,
+            change.after,
+          ]),
+        ) as Record_;
+      const expected = Object.fromEntries([
+        ...Object.entries(then.assets),
+        ...then.relations.map((relation): [string, Record_] => [relation.id, relation]),
+      ]);
+      expect(await creations()).toEqual(expected);
+
+      // A repeat moves the sightings and the update times, unrecorded.
+      await ingest(body, editor);
+      const repeated = await shown();
+      expect(repeated.assets.a2.lastSeenAt).not.toBe(then.assets.a2.lastSeenAt);
+      expect(await creations()).toEqual(expected);
+
+      // An update of an asset and of a relation, a stale asset (a3, with its two relations) and
+      // a stale relation (a1 to a4) deleted.
+      await ingest(
+        {
+          options: { source: 'nmap', deleteStale: true },
+          assets: [asset('a1', { ip: '10.0.0.1', risk_score: 80 }), asset('a2'), asset('a4')],
+          relations: [link('a1', 'a2', { protocol: 'tcp' }), link('a2', 'a4'), link('a4', 'a2')],
+        },
+        editor,
+      );
+      const after = await shown();
+      expect(after.assets.a1).not.toEqual(then.assets.a1);
+      expect(after.relations).toHaveLength(3);
+      const updated = after.relations.find((r) => r.targetAssetId === 'a2' && r.protocol);
+      expect(updated).toMatchObject({ sourceAssetId: 'a1', protocol: 'tcp' });
+      expect(await creations()).toEqual(expected);
+
+      // A manual relation delete, then a replace deleting the rest.
+      const manual = after.relations.find((r) => r.sourceAssetId === 'a2')!;
+      await write('DELETE', `/api/relations/${manual.id}`, undefined, editor);
+      await ingest({ options: { mode: 'replace' }, assets: [asset('a5')] });
+      expect((await t.request('GET', '/api/assets/a2', { token: viewer })).status).toBe(404);
+      expect(await creations()).toEqual(expected);
+    });
+
     it('records nothing for a dry run, a rejected run, or a run refused by maxDeletions', async () => {
       await ingest({ assets: [{ id: 'keep', name: 'keep' }] });
       const total = await count();

@@ -21,7 +21,12 @@ import {
   type InsertColumn,
 } from '../ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
-import { createdRecordsSql, createdValues, idParameters } from './change-sql.js';
+import { createdRecordsSql } from './change-sql.js';
+import {
+  keepCreationsSql,
+  relationsOfAssets,
+  type CreatedObjectType,
+} from '../../changes/creation-sql.js';
 import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
@@ -115,7 +120,6 @@ function relationFields(relation: RelationRow) {
 export class ChangeWriter {
   private readonly time: unknown;
   private readonly nowIso: string;
-  private readonly now: Date;
   private readonly perStatement: number;
   /** The first 24 characters of a UUIDv7 made for this run: its time and random bits. */
   private readonly idPrefix = uuidv7().slice(0, 24);
@@ -128,7 +132,6 @@ export class ChangeWriter {
     now: Date,
   ) {
     this.time = sql.timestamp(now);
-    this.now = now;
     this.nowIso = now.toISOString();
     this.perStatement = idsPerStatement(sql);
   }
@@ -177,18 +180,35 @@ export class ChangeWriter {
         caller.apiKeyPrefix,
         origin.requestId,
         origin.runId,
-        ...createdValues(table, this.nowIso, this.source),
-        ...idParameters(sql.dialect, table, part),
+        ...(sql.dialect === 'sqlite' ? part : [part]),
       ]);
       this.written += part.length;
     }
   }
 
+  /**
+   * Objects about to be updated (at most idsPerStatement): their creation records kept without
+   * a copy get one, made from their rows before the write (creation-sql.ts). Every method here
+   * that records a change does the same before it reads what is deleted.
+   */
+  async updating(objectType: CreatedObjectType, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql.runQueued(
+      keepCreationsSql(this.sql.dialect, objectType, `IN (${placeholders(ids)})`),
+      ids,
+    );
+  }
+
   /** replace: every stored asset and relation, read before the store is emptied. */
   async deletingAll(): Promise<void> {
-    await this.write(
-      this.deletedRelations(await this.sql.all<StoredRelationRow>('SELECT * FROM relations')),
-    );
+    const relations = await this.sql.all<StoredRelationRow>('SELECT * FROM relations');
+    for (const part of chunks(relations, this.perStatement)) {
+      await this.updating(
+        'relation',
+        part.map((row) => row.id),
+      );
+    }
+    await this.write(this.deletedRelations(relations));
     const ids = (await this.sql.all<{ id: string }>('SELECT id FROM assets')).map((row) => row.id);
     for (const part of chunks(ids, this.perStatement)) await this.deletingAssets(part, false);
   }
@@ -197,7 +217,12 @@ export class ChangeWriter {
   async deletingAssets(ids: string[], withRelations = true): Promise<void> {
     if (ids.length === 0) return;
     const list = placeholders(ids);
+    await this.updating('asset', ids);
     if (withRelations) {
+      await this.sql.runQueued(
+        keepCreationsSql(this.sql.dialect, 'relation', relationsOfAssets(`IN (${list})`)),
+        [...ids, ...ids],
+      );
       const relations = await this.sql.all<StoredRelationRow>(
         `SELECT * FROM relations WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`,
         [...ids, ...ids],
@@ -240,6 +265,7 @@ export class ChangeWriter {
   /** Relations about to be deleted by id (at most idsPerStatement). */
   async deletingRelations(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    await this.updating('relation', ids);
     const rows = await this.sql.all<StoredRelationRow>(
       `SELECT * FROM relations WHERE id IN (${placeholders(ids)})`,
       ids,
@@ -250,6 +276,7 @@ export class ChangeWriter {
   /** deleteStale: assets about to lose the payload's source (at most idsPerStatement). */
   async losingSource(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
+    await this.updating('asset', ids);
     const rows = await this.sql.all<AssetSourceRow & { position: number }>(
       `SELECT asset_id, source, position FROM asset_sources WHERE asset_id IN (${placeholders(ids)})`,
       ids,

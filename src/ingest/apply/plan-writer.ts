@@ -1,4 +1,5 @@
 import type { AssetRow } from '../../assets/asset-rows.js';
+import type { CreatedObjectType } from '../../changes/creation-sql.js';
 import type { ChangeWriter } from './change-writer.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import {
@@ -136,6 +137,10 @@ export class PlanWriter {
       this.now,
     ];
     const { source } = this;
+    await this.keepCreations(
+      'asset',
+      plan.updates.map((update) => update.after.id),
+    );
     await this.sql.insert('assets', ASSET_COLUMNS, mapped(plan.creates, row));
     await this.sql.insert(
       'assets',
@@ -177,6 +182,13 @@ export class PlanWriter {
     await this.changes?.assets(plan);
   }
 
+  /** Before `ids` are updated: their creation records get the copy they lack (ChangeWriter). */
+  private async keepCreations(objectType: CreatedObjectType, ids: string[]): Promise<void> {
+    if (!this.changes) return;
+    for (const part of chunks(ids, this.perStatement))
+      await this.changes.updating(objectType, part);
+  }
+
   /** The stored lists of `replaced` assets deleted, then `rows` inserted: in bulk, per table. */
   private async replaceLists(
     table: 'vulnerabilities' | 'services',
@@ -207,6 +219,10 @@ export class PlanWriter {
       this.now,
       this.now,
     ];
+    await this.keepCreations(
+      'relation',
+      updates.map((relation) => relation.id),
+    );
     await this.sql.insert('relations', RELATION_COLUMNS, mapped(creates, row));
     await this.sql.insert('relations', RELATION_COLUMNS, mapped(updates, row), RELATION_UPSERT);
     await this.changes?.relations(creates, updates, updatedFrom);
