@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Asset } from '../assets/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Change, type ChangeRow } from './change.entity.js';
 import {
@@ -155,11 +156,12 @@ export class ChangesService {
    * 404, so that a mistyped id is not mistaken for an asset nobody changed.
    */
   async forAsset(id: string, paging: PageQueryDto): Promise<ChangePage> {
-    const rows = await this.run<ChangeRow & { total: string | number }>(this.queries.ofAsset, {
-      id,
-      limit: paging.limit,
-      offset: paging.offset,
-    });
+    const rows = await this.run<ChangeRow & { total: string | number }>(
+      this.queries.ofAsset,
+      { id, limit: paging.limit, offset: paging.offset },
+      this.changes.manager,
+      'asset-changes',
+    );
     const page: ChangePage =
       rows.length > 0
         ? { changes: rows, total: Number(rows[0].total) }
@@ -193,13 +195,21 @@ export class ChangesService {
     return { changes, total };
   }
 
-  /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
+  /**
+   * Runs SQL with :named parameters, in the placeholders of the database at hand; `prepared`:
+   * outside a transaction, on PostgreSQL, as that prepared statement (preparedQuery).
+   */
   private run<T>(
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.changes.manager,
+    prepared?: string,
   ): Promise<T[]> {
-    const [query, values] = manager.connection.driver.escapeQueryWithParameters(sql, parameters);
+    const { connection } = manager;
+    const [query, values] = connection.driver.escapeQueryWithParameters(sql, parameters);
+    if (prepared && this.dialect === 'postgres') {
+      return preparedQuery<T>(connection, prepared, query, values);
+    }
     return manager.query<T[]>(query, values);
   }
 }
