@@ -8,6 +8,7 @@ import { ChangesService } from '../changes/changes.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../relations/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
@@ -64,15 +65,20 @@ const COUNT_SEARCH_MATCHED = `SELECT COUNT(*) AS total, (SELECT total FROM asset
 // Shorter terms have no trigram: SQLite scans for them.
 const MIN_INDEXED_TERM = 3;
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
-const SELECT_ASSETS_BY_ID = 'SELECT * FROM assets WHERE id IN (:...ids)';
-// Ids bound by one IN list: well within the parameters either database takes in a statement.
+// Ids bound by one lookup: well within the parameters either database takes in a statement.
 const IDS_PER_LOOKUP = 10_000;
-const SELECT_VULNERABILITIES = `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
-  FROM vulnerabilities WHERE asset_id IN (:...assetIds) ORDER BY asset_id, id`;
-const SELECT_SERVICES = `SELECT asset_id, port, protocol, name, product, version
-  FROM services WHERE asset_id IN (:...assetIds) ORDER BY asset_id, port, protocol`;
-const SELECT_SOURCES = `SELECT asset_id, source FROM asset_sources
-  WHERE asset_id IN (:...assetIds) ORDER BY asset_id, position`;
+// Reads by asset ids: an IN list on SQLite; one array on PostgreSQL, so that the text is the
+// same whatever the number of ids, and is prepared once (preparedQuery).
+const OF_ASSETS = { sqlite: 'IN (:...assetIds)', postgres: '= ANY(:assetIds)' };
+const byAssetIds = (database: 'sqlite' | 'postgres') => ({
+  assets: `SELECT * FROM assets WHERE id ${OF_ASSETS[database]}`,
+  vulnerabilities: `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
+  FROM vulnerabilities WHERE asset_id ${OF_ASSETS[database]} ORDER BY asset_id, id`,
+  services: `SELECT asset_id, port, protocol, name, product, version
+  FROM services WHERE asset_id ${OF_ASSETS[database]} ORDER BY asset_id, port, protocol`,
+  sources: `SELECT asset_id, source FROM asset_sources
+  WHERE asset_id ${OF_ASSETS[database]} ORDER BY asset_id, position`,
+});
 // A probe of asset_sources' primary key per asset, keeping the page's index order. Driving from
 // the index on source instead (IN) is faster for a feed that reports few assets but, without
 // statistics, SQLite then looks up and sorts every asset of a feed that reports most of them.
@@ -131,6 +137,7 @@ function afterCondition(column: string, descending: boolean, key: string | null)
 @Injectable()
 export class AssetsService {
   private readonly database: 'sqlite' | 'postgres';
+  private readonly byAssetIds: ReturnType<typeof byAssetIds>;
   private readonly searchMatches = new SqliteSearchMatches(
     () =>
       (this.dataSource.driver as BetterSqlite3Driver).databaseConnection as BetterSqlite3.Database,
@@ -142,6 +149,7 @@ export class AssetsService {
     private readonly history: ChangesService,
   ) {
     this.database = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.byAssetIds = byAssetIds(this.database);
   }
 
   /**
@@ -231,7 +239,12 @@ export class AssetsService {
     let counted: Counted;
     let rows: (StoredAssetRow & { sort_key: string | null })[];
     if (phrase === undefined) {
-      [counted] = await this.run<Counted>(countSql, parameters);
+      [counted] = await this.run<Counted>(
+        countSql,
+        parameters,
+        this.assets.manager,
+        where === '' ? 'asset-count' : undefined,
+      );
       rows = await this.run(pageSql(counted), pageParameters);
     } else {
       ({ counted, rows } = this.searchMatches.within(phrase, (all) => {
@@ -271,7 +284,12 @@ export class AssetsService {
     const found = new Map<string, AssetResponse>();
     for (let start = 0; start < ids.length; start += IDS_PER_LOOKUP) {
       const slice = ids.slice(start, start + IDS_PER_LOOKUP);
-      const rows = await this.run<StoredAssetRow>(SELECT_ASSETS_BY_ID, { ids: slice });
+      const rows = await this.run<StoredAssetRow>(
+        this.byAssetIds.assets,
+        { assetIds: slice },
+        this.assets.manager,
+        'assets-by-id',
+      );
       for (const asset of await this.withDetails(rows)) found.set(asset.id, asset);
     }
     return ids.flatMap((id) => found.get(id) ?? []);
@@ -362,7 +380,7 @@ export class AssetsService {
 
   /** The asset's answer, as `manager` (a transaction's, or the service's) sees it; else 404. */
   private async read(id: string, manager = this.assets.manager): Promise<AssetResponse> {
-    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager);
+    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager, 'asset');
     if (!row) throw new NotFoundException(`asset ${id} not found`);
     const [asset] = await this.withDetails([row], manager);
     return asset;
@@ -401,13 +419,22 @@ export class AssetsService {
     return this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
   }
 
-  /** Runs SQL with :named parameters, in the placeholders of the database at hand. */
+  /**
+   * Runs SQL with :named parameters, in the placeholders of the database at hand. `prepared`:
+   * the name of a text that never changes, run as that prepared statement on PostgreSQL when
+   * outside a transaction (preparedQuery).
+   */
   private run<T>(
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.assets.manager,
+    prepared?: string,
   ): Promise<T[]> {
-    return manager.query<T[]>(...this.positional(sql, parameters));
+    const [query, values] = this.positional(sql, parameters);
+    if (prepared && this.database === 'postgres' && manager === this.assets.manager) {
+      return preparedQuery<T>(this.dataSource, prepared, query, values);
+    }
+    return manager.query<T[]>(query, values);
   }
 
   /**
@@ -421,9 +448,14 @@ export class AssetsService {
     if (rows.length === 0) return [];
     const assetIds = rows.map((row) => row.id);
     const [vulnerabilityRows, serviceRows, sourceRows] = await Promise.all([
-      this.run<VulnerabilityRow>(SELECT_VULNERABILITIES, { assetIds }, manager),
-      this.run<ServiceRow>(SELECT_SERVICES, { assetIds }, manager),
-      this.run<AssetSourceRow>(SELECT_SOURCES, { assetIds }, manager),
+      this.run<VulnerabilityRow>(
+        this.byAssetIds.vulnerabilities,
+        { assetIds },
+        manager,
+        'asset-vulnerabilities',
+      ),
+      this.run<ServiceRow>(this.byAssetIds.services, { assetIds }, manager, 'asset-services'),
+      this.run<AssetSourceRow>(this.byAssetIds.sources, { assetIds }, manager, 'asset-sources'),
     ]);
     const vulnerabilities = groupByAsset(vulnerabilityRows, toVulnerabilityResponse);
     const services = groupByAsset(serviceRows, toServiceResponse);

@@ -16,5 +16,12 @@ export async function preparedQuery<T>(
   values: unknown[],
 ): Promise<T[]> {
   const pool = (dataSource.driver as PostgresDriver).master as Pool;
-  return (await pool.query({ name, text, values })).rows as T[];
+  // Logged as TypeORM logs its own queries, for the same settings to show them.
+  dataSource.logger.logQuery(text, values);
+  try {
+    return (await pool.query({ name, text, values })).rows as T[];
+  } catch (error) {
+    dataSource.logger.logQueryError(error as Error, text, values);
+    throw error;
+  }
 }
