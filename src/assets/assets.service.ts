@@ -8,7 +8,7 @@ import { ChangesService } from '../changes/changes.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../relations/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
-import { preparedQuery } from '../database/prepared-query.js';
+import { runNamed } from '../database/prepared-query.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
@@ -419,22 +419,14 @@ export class AssetsService {
     return this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
   }
 
-  /**
-   * Runs SQL with :named parameters, in the placeholders of the database at hand. `prepared`:
-   * the name of a text that never changes, run as that prepared statement on PostgreSQL when
-   * outside a transaction (preparedQuery).
-   */
+  /** runNamed, through the service's own manager unless a transaction's is given. */
   private run<T>(
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.assets.manager,
     prepared?: string,
   ): Promise<T[]> {
-    const [query, values] = this.positional(sql, parameters);
-    if (prepared && this.database === 'postgres' && manager === this.assets.manager) {
-      return preparedQuery<T>(this.dataSource, prepared, query, values);
-    }
-    return manager.query<T[]>(query, values);
+    return runNamed<T>(manager, sql, parameters, prepared);
   }
 
   /**

@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Asset } from '../assets/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
-import { preparedQuery } from '../database/prepared-query.js';
+import { runNamed } from '../database/prepared-query.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { Change, type ChangeRow } from './change.entity.js';
 import {
@@ -195,21 +195,13 @@ export class ChangesService {
     return { changes, total };
   }
 
-  /**
-   * Runs SQL with :named parameters, in the placeholders of the database at hand; `prepared`:
-   * outside a transaction, on PostgreSQL, as that prepared statement (preparedQuery).
-   */
+  /** runNamed, through the service's own manager unless a transaction's is given. */
   private run<T>(
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.changes.manager,
     prepared?: string,
   ): Promise<T[]> {
-    const { connection } = manager;
-    const [query, values] = connection.driver.escapeQueryWithParameters(sql, parameters);
-    if (prepared && this.dialect === 'postgres') {
-      return preparedQuery<T>(connection, prepared, query, values);
-    }
-    return manager.query<T[]>(query, values);
+    return runNamed<T>(manager, sql, parameters, prepared);
   }
 }

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 /**
@@ -24,4 +24,23 @@ export async function preparedQuery<T>(
     dataSource.logger.logQueryError(error as Error, text, values);
     throw error;
   }
+}
+
+/**
+ * Runs SQL with :named parameters through `manager`, in the placeholders of its database.
+ * `prepared`: the name of a text that never changes, run as that prepared statement
+ * (preparedQuery) on PostgreSQL when `manager` is the data source's own, outside a transaction.
+ */
+export function runNamed<T>(
+  manager: EntityManager,
+  sql: string,
+  parameters: Record<string, unknown>,
+  prepared?: string,
+): Promise<T[]> {
+  const { connection } = manager;
+  const [query, values] = connection.driver.escapeQueryWithParameters(sql, parameters);
+  if (prepared && connection.options.type === 'postgres' && manager === connection.manager) {
+    return preparedQuery<T>(connection, prepared, query, values);
+  }
+  return manager.query<T[]>(query, values);
 }
