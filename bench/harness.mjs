@@ -23,6 +23,7 @@ const INGESTED_TABLES = [
   'asset_sources',
   'assets',
   'changes',
+  'change_sets',
 ];
 
 export function createHarness({ root, work, pgUrl, log }) {

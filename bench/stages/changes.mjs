@@ -8,30 +8,36 @@ const RECORDS = 1_000_000;
 const QUICK_RECORDS = 100_000;
 /** The asset measured: one of the payload's, with its share of the records. */
 const ASSET = 'host-7';
-const COLUMNS =
-  'id, time, action, object_type, object_id, actor_user_id, actor_email, request_id, before, after';
+const COLUMNS = 'id, time, action, object_type, object_id, change_set_id, before, after';
+const SET_COLUMNS = 'id, actor_user_id, actor_email, request_id';
+// Past the ids of the change sets the service made (the payload's ingestion).
+const FIRST_SET = 1_000_000_000;
 
 /**
  * `records` update records spread evenly over the payload's `assets` assets (`host-<n>`), one a
- * second up to now (well within the 90 days kept), in one statement.
+ * second up to now (well within the 90 days kept), each by a request of its own (its change
+ * set), in two statements.
  */
 async function loadRecords(url, records, assets) {
   const db = openRaw(url);
   try {
     if (db.kind === 'postgres') {
+      await db.exec(`INSERT INTO change_sets (${SET_COLUMNS})
+        SELECT ${FIRST_SET} + n, 'bench-user', 'bench@example.com', 'bench-' || n FROM generate_series(1, ${records}) AS n`);
       await db.exec(`INSERT INTO changes (${COLUMNS})
         SELECT lpad(to_hex(n), 8, '0') || '-0000-7000-8000-000000000000',
           now() - make_interval(secs => ${records} - n), 'update', 'asset', 'host-' || (n % ${assets}),
-          'bench-user', 'bench@example.com', 'bench-' || n, '{"risk_score":1}', '{"risk_score":2}'
+          ${FIRST_SET} + n, '{"risk_score":1}', '{"risk_score":2}'
         FROM generate_series(1, ${records}) AS n`);
-      await db.exec('ANALYZE changes');
+      await db.exec('ANALYZE change_sets; ANALYZE changes');
     } else {
-      await db.exec(`WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ${records})
-        INSERT INTO changes (${COLUMNS})
+      const counter = `WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < ${records})`;
+      await db.exec(`${counter} INSERT INTO change_sets (${SET_COLUMNS})
+        SELECT ${FIRST_SET} + n, 'bench-user', 'bench@example.com', 'bench-' || n FROM counter`);
+      await db.exec(`${counter} INSERT INTO changes (${COLUMNS})
         SELECT printf('%08x-0000-7000-8000-000000000000', n),
           strftime('%Y-%m-%d %H:%M:%f', 'now', '-' || (${records} - n) || ' seconds'), 'update', 'asset',
-          'host-' || (n % ${assets}), 'bench-user', 'bench@example.com', 'bench-' || n,
-          '{"risk_score":1}', '{"risk_score":2}'
+          'host-' || (n % ${assets}), ${FIRST_SET} + n, '{"risk_score":1}', '{"risk_score":2}'
         FROM counter`);
     }
   } finally {

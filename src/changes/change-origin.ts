@@ -1,4 +1,6 @@
+import { actorOf } from '../common/actor-columns.js';
 import type { Principal } from '../common/principal.js';
+import type { ChangeSet } from './change-set.entity.js';
 import type { ChangeAction, ChangeObjectType } from './change.entity.js';
 
 /** Who writes, through which request (and, for an ingestion, which run). */
@@ -7,6 +9,15 @@ export interface ChangeOrigin {
   requestId: string;
   /** The ingestion run; null for any other request. */
   runId: string | null;
+}
+
+/** The change set of a write by `origin`: its columns. */
+export function changeSetOf(origin: ChangeOrigin): Omit<ChangeSet, 'id'> {
+  return {
+    actor: actorOf(origin.caller),
+    requestId: origin.requestId,
+    runId: origin.runId,
+  };
 }
 
 /** One object's change, as a feature hands it over: its before/after in the API's shape. */

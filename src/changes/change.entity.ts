@@ -1,5 +1,6 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { MAX_ASSET_ID_LENGTH } from '../assets/asset.entity.js';
+import { ChangeSet } from './change-set.entity.js';
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
@@ -22,8 +23,8 @@ export const CHANGE_OBJECT_TYPES: readonly ChangeObjectType[] = [
 @Index(['objectType', 'objectId', 'time', 'id'])
 // The whole list newest first, the since/until filters, and the retention delete.
 @Index(['time', 'id'])
-@Index(['runId'])
-@Index(['actorUserId'])
+// The actorId and runId filters, through the change sets those name.
+@Index(['changeSetId'])
 export class Change {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -41,24 +42,13 @@ export class Change {
   @Column({ name: 'object_id', type: 'varchar', length: MAX_ASSET_ID_LENGTH })
   objectId: string;
 
-  // The actor as it was: kept when the user or the key is deleted later.
-  @Column({ name: 'actor_user_id', type: 'varchar', length: 36 })
-  actorUserId: string;
+  /** The write's origin: actor, request and run (change-set.entity.ts). */
+  @ManyToOne(() => ChangeSet, { nullable: false })
+  @JoinColumn({ name: 'change_set_id' })
+  changeSet?: ChangeSet;
 
-  @Column({ name: 'actor_email', type: 'varchar', length: 255 })
-  actorEmail: string;
-
-  @Column({ name: 'actor_api_key_id', type: 'varchar', length: 36, nullable: true })
-  actorApiKeyId: string | null;
-
-  @Column({ name: 'actor_api_key_prefix', type: 'varchar', length: 32, nullable: true })
-  actorApiKeyPrefix: string | null;
-
-  @Column({ name: 'request_id', type: 'varchar', length: 128 })
-  requestId: string;
-
-  @Column({ name: 'run_id', type: 'varchar', length: 36, nullable: true })
-  runId: string | null;
+  @Column({ name: 'change_set_id', type: 'integer' })
+  changeSetId: number;
 
   /** The object as the API showed it (JSON); only the changed fields for an update. */
   @Column({ type: 'text', nullable: true })
@@ -69,7 +59,10 @@ export class Change {
   after: string | null;
 }
 
-/** A changes row as raw SQL reads it: `time` is UTC text on SQLite, a Date on PostgreSQL. */
+/**
+ * A record as the lists read it, with its change set's columns: `time` is UTC text on SQLite, a
+ * Date on PostgreSQL.
+ */
 export interface ChangeRow {
   id: string;
   time: Date | string;

@@ -4,9 +4,11 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
 import { In, LessThan, Repository } from 'typeorm';
+import { AppDataSource } from '../database/app-data-source.js';
+import { ChangeSet } from './change-set.entity.js';
 import { Change } from './change.entity.js';
 
 /** Changes are kept this long. */
@@ -26,7 +28,10 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
   private sweeping: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(@InjectRepository(Change) private readonly changes: Repository<Change>) {}
+  constructor(
+    @InjectRepository(Change) private readonly changes: Repository<Change>,
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+  ) {}
 
   onApplicationBootstrap(): void {
     // The first pass once the service is up, not while it starts.
@@ -43,20 +48,30 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
 
   /**
    * Deletes the changes older than `cutoff`, oldest first, `batch` at a time (ids found by the
-   * (time, id) index), until none is left or the service stops; answers how many.
+   * (time, id) index), until none is left or the service stops; answers how many. The change
+   * sets a batch leaves without records go with it, in its transaction.
    */
   async removeOlderThan(cutoff: Date, batch = CHANGES_PER_DELETE): Promise<number> {
     let removed = 0;
     while (!this.stopped) {
       const expired = await this.changes.find({
-        select: { id: true },
+        select: { id: true, changeSetId: true },
         where: { time: LessThan(cutoff) },
         order: { time: 'ASC', id: 'ASC' },
         take: batch,
       });
       if (expired.length === 0) break;
-      const result = await this.changes.delete({ id: In(expired.map((change) => change.id)) });
-      removed += result.affected ?? 0;
+      removed += await this.dataSource.transact(async (manager) => {
+        const result = await manager.delete(Change, { id: In(expired.map((change) => change.id)) });
+        await manager
+          .createQueryBuilder()
+          .delete()
+          .from(ChangeSet)
+          .where('id IN (:...ids)', { ids: [...new Set(expired.map((c) => c.changeSetId))] })
+          .andWhere('NOT EXISTS (SELECT 1 FROM changes c WHERE c.change_set_id = change_sets.id)')
+          .execute();
+        return result.affected ?? 0;
+      });
       if (expired.length < batch) break;
       await letOtherRequestsRun();
     }

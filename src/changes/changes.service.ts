@@ -7,6 +7,7 @@ import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
 import { runNamed } from '../database/prepared-query.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { ChangeSet } from './change-set.entity.js';
 import { Change, type ChangeRow } from './change.entity.js';
 import {
   afterColumn,
@@ -15,26 +16,30 @@ import {
   type CreatedObjectType,
   type SqlDialect,
 } from './creation-sql.js';
-import type { ChangeInput, ChangeOrigin } from './change-origin.js';
+import { changeSetOf, type ChangeInput, type ChangeOrigin } from './change-origin.js';
 import type { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
 
 // The lists are read on every history page: their queries are written out rather than built
 // by TypeORM, whose query building costs more than running them (each an index range scan).
 const COUNT_CHANGES = 'SELECT COUNT(*) AS total FROM changes';
-const NEWEST_FIRST = 'ORDER BY time DESC, id DESC LIMIT :limit OFFSET :offset';
+const NEWEST_FIRST = 'ORDER BY c.time DESC, c.id DESC LIMIT :limit OFFSET :offset';
 const OF_ASSET = " WHERE object_type = 'asset' AND object_id = :id";
 const COLUMNS =
-  'c.id, c.time, c.action, c.object_type, c.object_id, c.actor_user_id, c.actor_email, c.actor_api_key_id, c.actor_api_key_prefix, c.request_id, c.run_id, c.before';
+  'c.id, c.time, c.action, c.object_type, c.object_id, s.actor_user_id, s.actor_email, s.actor_api_key_id, s.actor_api_key_prefix, s.request_id, s.run_id, c.before';
+// The records of the writes of one actor or of one run: their change sets first (by the sets'
+// indexes), then those sets' records (by the records' index on change_set_id).
+const IN_SETS_OF = (column: string, parameter: string) =>
+  `c.change_set_id IN (SELECT id FROM change_sets WHERE ${column} = :${parameter})`;
 
 /** The change queries of one database. */
 function changeQueries(dialect: SqlDialect) {
   const select = `SELECT ${COLUMNS}, ${afterColumn(dialect, 'c')}`;
   return {
-    select: `${select} FROM changes c`,
+    select: `${select} FROM changes c JOIN change_sets s ON s.id = c.change_set_id`,
     // One asset's page and its total in one statement: one round trip instead of two is a good
     // part of this route's cost. The total is a subquery counted once (on the index alone), not
     // a window (COUNT(*) OVER ()), which makes SQLite copy and sort the records again.
-    ofAsset: `${select}, (${COUNT_CHANGES}${OF_ASSET}) AS total FROM changes c${OF_ASSET} ${NEWEST_FIRST}`,
+    ofAsset: `${select}, (${COUNT_CHANGES}${OF_ASSET}) AS total FROM changes c JOIN change_sets s ON s.id = c.change_set_id${OF_ASSET} ${NEWEST_FIRST}`,
   };
 }
 
@@ -44,24 +49,18 @@ export interface ChangePage {
   total: number;
 }
 
-// Rows of one multi-row insert: 13 values each, well within either database's parameter limit.
+// Rows of one multi-row insert: 8 values each, well within either database's parameter limit.
 const CHANGES_PER_INSERT = 500;
 
-/** A change row's values, for `origin`'s write of `input` at `time`. */
-export function changeRow(origin: ChangeOrigin, input: ChangeInput, time: Date): Change {
-  const { caller } = origin;
+/** A change row's values, for a write of `input` at `time` whose origin is `changeSetId`. */
+export function changeRow(changeSetId: number, input: ChangeInput, time: Date): Change {
   return {
     id: uuidv7(),
     time,
     action: input.action,
     objectType: input.objectType,
     objectId: input.objectId,
-    actorUserId: caller.userId,
-    actorEmail: caller.email,
-    actorApiKeyId: caller.apiKeyId,
-    actorApiKeyPrefix: caller.apiKeyPrefix,
-    requestId: origin.requestId,
-    runId: origin.runId,
+    changeSetId,
     before: input.before === null ? null : JSON.stringify(input.before),
     after: input.after === null ? null : JSON.stringify(input.after),
   };
@@ -98,7 +97,9 @@ export class ChangesService {
   ): Promise<void> {
     if (!this.enabled || origin === null || inputs.length === 0) return;
     const time = new Date();
-    const rows = inputs.map((input) => changeRow(origin, input, time));
+    const inserted = await manager.insert(ChangeSet, changeSetOf(origin));
+    const changeSetId = Number(inserted.identifiers[0].id);
+    const rows = inputs.map((input) => changeRow(changeSetId, input, time));
     for (let start = 0; start < rows.length; start += CHANGES_PER_INSERT) {
       await manager
         .createQueryBuilder()
@@ -143,8 +144,8 @@ export class ChangesService {
     };
     filter('c.object_type = :objectType', 'objectType', query.objectType);
     filter('c.object_id = :objectId', 'objectId', query.objectId);
-    filter('c.actor_user_id = :actorId', 'actorId', query.actorId);
-    filter('c.run_id = :runId', 'runId', query.runId);
+    filter(IN_SETS_OF('actor_user_id', 'actorId'), 'actorId', query.actorId);
+    filter(IN_SETS_OF('run_id', 'runId'), 'runId', query.runId);
     filter('c.time >= :since', 'since', query.since && new Date(query.since));
     filter('c.time < :until', 'until', query.until && new Date(query.until));
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';

@@ -4,6 +4,7 @@ import { Service } from '../assets/service.entity.js';
 import { Vulnerability } from '../assets/vulnerability.entity.js';
 import { ApiKey } from '../auth/api-key.entity.js';
 import { User } from '../auth/user.entity.js';
+import { ChangeSet } from '../changes/change-set.entity.js';
 import { Change } from '../changes/change.entity.js';
 import { Diagram } from '../diagrams/diagram.entity.js';
 import { Relation } from '../relations/relation.entity.js';
@@ -22,5 +23,6 @@ export const ENTITIES = [
   Diagram,
   IngestionRun,
   IdempotencyKey,
+  ChangeSet,
   Change,
 ];

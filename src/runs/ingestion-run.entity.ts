@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { ActorColumns } from '../common/actor-columns.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'rejected' | 'failed';
@@ -38,18 +39,8 @@ export class IngestionRun {
   @Column({ name: 'delete_stale', type: 'boolean', nullable: true })
   deleteStale: boolean | null;
 
-  // The actor as it was: kept when the user or the key is deleted later.
-  @Column({ name: 'actor_user_id', type: 'varchar', length: 36 })
-  actorUserId: string;
-
-  @Column({ name: 'actor_email', type: 'varchar', length: 255 })
-  actorEmail: string;
-
-  @Column({ name: 'actor_api_key_id', type: 'varchar', length: 36, nullable: true })
-  actorApiKeyId: string | null;
-
-  @Column({ name: 'actor_api_key_prefix', type: 'varchar', length: 32, nullable: true })
-  actorApiKeyPrefix: string | null;
+  @Column(() => ActorColumns, { prefix: false })
+  actor: ActorColumns;
 
   @Column({ name: 'request_id', type: 'varchar', length: 128 })
   requestId: string;

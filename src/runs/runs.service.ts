@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ApiKey } from '../auth/api-key.entity.js';
+import { actorOf } from '../common/actor-columns.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
 import type { IngestSql } from '../ingest/ingest-sql.js';
@@ -107,10 +108,7 @@ export class RunsService implements OnApplicationBootstrap {
       mode: null,
       source: null,
       deleteStale: null,
-      actorUserId: caller.userId,
-      actorEmail: caller.email,
-      actorApiKeyId: caller.apiKeyId,
-      actorApiKeyPrefix: key?.prefix ?? null,
+      actor: { ...actorOf(caller), apiKeyPrefix: key?.prefix ?? null },
       requestId,
       bodyBytes: null,
       instanceId: this.instance.id,

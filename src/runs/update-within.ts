@@ -22,11 +22,8 @@ export async function upsertWithin<T extends object>(
 ): Promise<number> {
   const columns = metadata.columns.map((column) => ({
     name: `"${column.databaseName}"`,
-    value: databaseValue(
-      sql,
-      column.type,
-      (entity as Record<string, unknown>)[column.propertyName],
-    ),
+    // getEntityValue reads an embedded's columns (the actor's) from their object.
+    value: databaseValue(sql, column.type, column.getEntityValue(entity)),
     primary: column.isPrimary,
   }));
   const keys = columns.filter((column) => column.primary).map((column) => column.name);

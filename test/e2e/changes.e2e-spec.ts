@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ChangeSet } from '../../src/changes/change-set.entity.js';
 import { Change } from '../../src/changes/change.entity.js';
 import { ChangesRetention } from '../../src/changes/changes-retention.service.js';
 import { ChangesService } from '../../src/changes/changes.service.js';
@@ -653,33 +654,40 @@ describe('change history', () => {
     expect(await count()).toBe(total);
   });
 
-  it('removes records past their retention in batches, and keeps the rest', async () => {
+  it('removes records past their retention in batches, with the change sets they leave empty', async () => {
     const repository = t.dataSource.getRepository(Change);
-    const old = new Date('2020-01-01T00:00:00Z');
-    const base = {
+    const sets = t.dataSource.getRepository(ChangeSet);
+    const origin = {
+      actor: { userId: adminId, email: ADMIN_EMAIL, apiKeyId: null, apiKeyPrefix: null },
+      runId: null,
+    };
+    // One set wholly past its retention, one with a record still kept.
+    const expired = await sets.save({ ...origin, requestId: 'old-request' });
+    const kept = await sets.save({ ...origin, requestId: 'old-and-new-request' });
+    const record = (id: string, time: Date, changeSetId: number) => ({
+      id,
+      time,
       action: 'update' as const,
       objectType: 'asset' as const,
       objectId: 'old',
-      actorUserId: adminId,
-      actorEmail: ADMIN_EMAIL,
-      actorApiKeyId: null,
-      actorApiKeyPrefix: null,
-      requestId: 'old-request',
-      runId: null,
+      changeSetId,
       before: '{}',
       after: '{}',
-    };
-    await repository.insert(
-      Array.from({ length: 5 }, (_v, i) => ({
-        ...base,
-        id: `00000000-0000-7000-8000-00000000000${i}`,
-        time: old,
-      })),
-    );
+    });
+    const old = new Date('2020-01-01T00:00:00Z');
+    await repository.insert([
+      ...Array.from({ length: 4 }, (_v, i) =>
+        record(`00000000-0000-7000-8000-00000000000${i}`, old, expired.id),
+      ),
+      record('00000000-0000-7000-8000-000000000004', old, kept.id),
+      record('00000000-0000-7000-8000-000000000005', new Date(), kept.id),
+    ]);
     const total = await count();
     const removed = await t.app.get(ChangesRetention).removeOlderThan(new Date('2021-01-01Z'), 2);
     expect(removed).toBe(5);
     expect(await count()).toBe(total - 5);
+    expect(await sets.existsBy({ id: expired.id })).toBe(false);
+    expect(await sets.existsBy({ id: kept.id })).toBe(true);
   });
 });
 

@@ -13,7 +13,6 @@ import {
 
 const postgres = testingPostgres();
 const MIGRATIONS = postgres ? POSTGRES_MIGRATIONS : SQLITE_MIGRATIONS;
-const PROVENANCE = MIGRATIONS.findIndex((migration) => migration.name.startsWith('Provenance'));
 
 /** A stored timestamp as each database takes it in SQL, and as the API shows it. */
 const stamp = (iso: string) => ({
@@ -76,26 +75,41 @@ const literal = (value: string | number | null) =>
   value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value}'`;
 
 /**
- * A store made by the migrations before Provenance and filled as the previous release left it,
- * then served by the current service, which applies the rest.
+ * A store made by the migrations before `name` and filled by `fill` as the previous release left
+ * it (a file on SQLite: the store must outlive that first connection), then served by the
+ * current service, which applies the rest.
  */
+async function storeBefore(
+  name: string,
+  fill: (previous: AppDataSource) => Promise<void>,
+): Promise<{ database: TestDatabase; t: TestApp; token: string }> {
+  const index = MIGRATIONS.findIndex((migration) => migration.name.startsWith(name));
+  expect(index).toBeGreaterThan(0);
+  const database = await createTestDatabase({ file: true });
+  const config = loadConfig({ DATABASE_URL: database.url, ADMIN_PASSWORD });
+  const previous = new AppDataSource({
+    ...databaseOptions(config.database),
+    migrations: MIGRATIONS.slice(0, index),
+  });
+  await previous.initialize();
+  try {
+    await previous.migrate();
+    await fill(previous);
+  } finally {
+    await previous.destroy();
+  }
+  const t = await TestApp.start({}, database);
+  return { database, t, token: await t.login() };
+}
+
+/** The assets of the seed's schema carried over to origins, sources and sightings. */
 describe('the Provenance migration on a stored inventory', () => {
   let database: TestDatabase;
   let t: TestApp;
   let token: string;
 
   beforeAll(async () => {
-    expect(PROVENANCE).toBeGreaterThan(0);
-    // A file on SQLite: the store must outlive the first connection.
-    database = await createTestDatabase({ file: true });
-    const config = loadConfig({ DATABASE_URL: database.url, ADMIN_PASSWORD });
-    const previous = new AppDataSource({
-      ...databaseOptions(config.database),
-      migrations: MIGRATIONS.slice(0, PROVENANCE),
-    });
-    await previous.initialize();
-    try {
-      await previous.migrate();
+    ({ database, t, token } = await storeBefore('Provenance', async (previous) => {
       for (const asset of ASSETS) {
         const row = {
           ...asset,
@@ -118,11 +132,7 @@ describe('the Provenance migration on a stored inventory', () => {
          VALUES ('rel-1', 'fed-1', 'typed-1', 'uplink', 'mono', 'tcp', '443,8000-8080',
            ${literal(FED_CREATED.sql)}, ${literal(FED_UPDATED.sql)})`,
       );
-    } finally {
-      await previous.destroy();
-    }
-    t = await TestApp.start({}, database);
-    token = await t.login();
+    }));
   });
   afterAll(async () => {
     await t?.close();
@@ -230,5 +240,100 @@ describe('the Provenance migration on a stored inventory', () => {
     expect(await count('asset_sources')).toBe(1);
     expect(await count('vulnerabilities')).toBe(1);
     expect(await count('relations')).toBe(0);
+  });
+});
+
+/** Records as the previous release stored them: each with its actor, request and run. */
+const RECORDS = [
+  // Two records of one request, through an API key.
+  [
+    '0190a000-0000-7000-8000-000000000001',
+    'user-a',
+    'a@example.com',
+    'key-a',
+    'am_aaaa',
+    'req-1',
+    null,
+  ],
+  [
+    '0190a000-0000-7000-8000-000000000002',
+    'user-a',
+    'a@example.com',
+    'key-a',
+    'am_aaaa',
+    'req-1',
+    null,
+  ],
+  // An ingestion run's two records.
+  ['0190a000-0000-7000-8000-000000000003', 'user-b', 'b@example.com', null, null, 'req-2', 'run-1'],
+  ['0190a000-0000-7000-8000-000000000004', 'user-b', 'b@example.com', null, null, 'req-2', 'run-1'],
+  // Another request of the first user, without a key.
+  ['0190a000-0000-7000-8000-000000000005', 'user-a', 'a@example.com', null, null, 'req-3', null],
+] as const;
+// Yesterday: well within the 90 days the service keeps (it removes older records at start-up).
+const RECORDED = stamp(new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString());
+
+describe('the ChangeSets migration on a stored history', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    ({ database, t, token } = await storeBefore('ChangeSets', async (previous) => {
+      for (const [id, ...origin] of RECORDS) {
+        await previous.query(
+          `INSERT INTO changes (id, time, action, object_type, object_id, actor_user_id,
+             actor_email, actor_api_key_id, actor_api_key_prefix, request_id, run_id, before, after)
+           VALUES (${[id, RECORDED.sql, 'update', 'asset', 'a-1', ...origin].map(literal).join(', ')},
+             '{"name":"before"}', '{"name":"after"}')`,
+        );
+      }
+    }));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  const list = async (query: string) => {
+    const response = await t.request('GET', `/api/changes?${query}`, { token });
+    expect(response.status).toBe(200);
+    return (response.body as Record<string, any>[]).map((change) => change.id as string);
+  };
+
+  it('leaves the schema up to date and as the entities describe it', async () => {
+    expect(await t.dataSource.showMigrations()).toBe(false);
+    const diff = await t.dataSource.driver.createSchemaBuilder().log();
+    expect(diff.upQueries.map((query) => query.query)).toEqual([]);
+  });
+
+  it('keeps every record with its actor, request and run, one change set a write', async () => {
+    const response = await t.request('GET', '/api/changes?objectId=a-1', { token });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(
+      [...RECORDS]
+        .reverse()
+        .map(([id, userId, email, apiKeyId, apiKeyPrefix, requestId, runId]) => ({
+          id,
+          time: RECORDED.api,
+          action: 'update',
+          objectType: 'asset',
+          objectId: 'a-1',
+          actor: { userId, email, apiKeyId, apiKeyPrefix },
+          requestId,
+          runId,
+          before: { name: 'before' },
+          after: { name: 'after' },
+        })),
+    );
+    const [{ sets }] = await t.dataSource.query<{ sets: string | number }[]>(
+      'SELECT COUNT(*) AS sets FROM change_sets',
+    );
+    expect(Number(sets)).toBe(3);
+  });
+
+  it('finds the carried-over records by their actor and by their run', async () => {
+    expect(await list('actorId=user-a')).toEqual([RECORDS[4][0], RECORDS[1][0], RECORDS[0][0]]);
+    expect(await list('runId=run-1')).toEqual([RECORDS[3][0], RECORDS[2][0]]);
   });
 });

@@ -9,7 +9,12 @@ import {
 import { toAssetResponse } from '../../assets/dto/asset-response.dto.js';
 import { toServiceResponse } from '../../assets/dto/service-response.dto.js';
 import { toVulnerabilityResponse } from '../../assets/dto/vulnerability-response.dto.js';
-import { changedFields, type ChangeInput, type ChangeOrigin } from '../../changes/change-origin.js';
+import {
+  changedFields,
+  changeSetOf,
+  type ChangeInput,
+  type ChangeOrigin,
+} from '../../changes/change-origin.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
 import type { RelationDirection } from '../../relations/relation.entity.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
@@ -21,7 +26,7 @@ import {
   type InsertColumn,
 } from '../ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
-import { createdRecordsSql } from './change-sql.js';
+import { CHANGE_SET_INSERT, createdRecordsSql } from './change-sql.js';
 import {
   keepCreationsSql,
   relationsOfAssets,
@@ -35,19 +40,8 @@ const CHANGES_PER_INSERT = 500;
 const CHANGE_COLUMNS: InsertColumn[] = [
   text('id'),
   { name: 'time', type: 'timestamptz' },
-  ...[
-    'action',
-    'object_type',
-    'object_id',
-    'actor_user_id',
-    'actor_email',
-    'actor_api_key_id',
-    'actor_api_key_prefix',
-    'request_id',
-    'run_id',
-    'before',
-    'after',
-  ].map(text),
+  ...['action', 'object_type', 'object_id', 'before', 'after'].map(text),
+  { name: 'change_set_id', type: 'integer' },
 ];
 
 const VULNERABILITY_SELECT =
@@ -124,6 +118,8 @@ export class ChangeWriter {
   /** The first 24 characters of a UUIDv7 made for this run: its time and random bits. */
   private readonly idPrefix = uuidv7().slice(0, 24);
   private written = 0;
+  /** The run's change set, made at its first record. */
+  private changeSet: Promise<number> | null = null;
 
   constructor(
     private readonly sql: IngestSql,
@@ -166,20 +162,16 @@ export class ChangeWriter {
    * (change-sql.ts), idsPerStatement at a time.
    */
   private async created(table: 'assets' | 'relations', ids: string[]): Promise<void> {
-    const { origin, time, sql } = this;
-    const { caller } = origin;
+    const { time, sql } = this;
+    if (ids.length === 0) return;
+    const changeSetId = await this.changeSetId();
     for (const part of chunks(ids, this.perStatement)) {
       await sql.runQueued(createdRecordsSql(sql.dialect, table, part.length), [
         this.idPrefix,
         // ROW_NUMBER counts from 1: the first id is the counter's next, as nextId's.
         this.written - 1,
         time,
-        caller.userId,
-        caller.email,
-        caller.apiKeyId,
-        caller.apiKeyPrefix,
-        origin.requestId,
-        origin.runId,
+        changeSetId,
         ...(sql.dialect === 'sqlite' ? part : [part]),
       ]);
       this.written += part.length;
@@ -366,25 +358,37 @@ export class ChangeWriter {
   }
 
   private async insert(inputs: ChangeInput[]): Promise<void> {
-    const { origin, time } = this;
-    const { caller } = origin;
+    const { time } = this;
+    const changeSetId = await this.changeSetId();
     const rows = inputs.map((input) => [
       this.nextId(),
       time,
       input.action,
       input.objectType,
       input.objectId,
-      caller.userId,
-      caller.email,
-      caller.apiKeyId,
-      caller.apiKeyPrefix,
-      origin.requestId,
-      origin.runId,
       input.before === null ? null : JSON.stringify(input.before),
       input.after === null ? null : JSON.stringify(input.after),
+      changeSetId,
     ]);
     await this.sql.insert('changes', CHANGE_COLUMNS, rows);
     await this.sql.letOtherRequestsRun();
+  }
+
+  /** The id of the run's change set (its actor, request and run), written before its first record. */
+  private changeSetId(): Promise<number> {
+    this.changeSet ??= (async () => {
+      const { actor, requestId, runId } = changeSetOf(this.origin);
+      const [row] = await this.sql.all<{ id: number | string }>(CHANGE_SET_INSERT, [
+        actor.userId,
+        actor.email,
+        actor.apiKeyId,
+        actor.apiKeyPrefix,
+        requestId,
+        runId,
+      ]);
+      return Number(row.id);
+    })();
+    return this.changeSet;
   }
 
   /**

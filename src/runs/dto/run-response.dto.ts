@@ -108,12 +108,7 @@ export function toRunResponse(run: IngestionRun): RunResponse {
     mode: run.mode,
     source: run.source,
     deleteStale: run.deleteStale,
-    actor: {
-      userId: run.actorUserId,
-      email: run.actorEmail,
-      apiKeyId: run.actorApiKeyId,
-      apiKeyPrefix: run.actorApiKeyPrefix,
-    },
+    actor: { ...run.actor },
     requestId: run.requestId,
     bodyBytes: run.bodyBytes,
     startedAt: run.startedAt.toISOString(),

@@ -7,6 +7,7 @@ import { Services1795512515374 } from './1795512515374-Services.js';
 import { Changes1795527844427 } from './1795527844427-Changes.js';
 import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
+import { ChangeSets1795601120887 } from './1795601120887-ChangeSets.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -18,4 +19,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   Changes1795527844427,
   AssetSearch1795527936776,
   AssetCount1795527936777,
+  ChangeSets1795601120887,
 ];
