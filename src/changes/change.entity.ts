@@ -15,14 +15,13 @@ export const CHANGE_OBJECT_TYPES: readonly ChangeObjectType[] = [
 ];
 
 /**
- * One write to one object, recorded in the write's own transaction. Ids are time-ordered
- * (UUIDv7), so (time, id) orders the records as they were written.
+ * One write to one object, recorded in the write's own transaction. Ids are UUIDv7s of the
+ * record's time (record-ids.ts): the primary key serves the whole list newest first, the
+ * since/until filters and the retention delete.
  */
 @Entity('changes')
 // An object's history, newest first (GET /api/assets/:id/changes, the objectId filter).
-@Index(['objectType', 'objectId', 'time', 'id'])
-// The whole list newest first, the since/until filters, and the retention delete.
-@Index(['time', 'id'])
+@Index(['objectType', 'objectId', 'id'])
 // The actorId and runId filters, through the change sets those name.
 @Index(['changeSetId'])
 export class Change {

@@ -10,6 +10,7 @@ import { In, LessThan, Repository } from 'typeorm';
 import { AppDataSource } from '../database/app-data-source.js';
 import { ChangeSet } from './change-set.entity.js';
 import { Change } from './change.entity.js';
+import { firstIdAt, ID_TIME_SLACK_MS } from './record-ids.js';
 
 /** Changes are kept this long. */
 export const CHANGE_RETENTION_DAYS = 90;
@@ -48,7 +49,7 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
 
   /**
    * Deletes the changes older than `cutoff`, oldest first, `batch` at a time (ids found by the
-   * (time, id) index), until none is left or the service stops; answers how many. The change
+   * primary key: record ids carry their time, record-ids.ts), until none is left or the service stops; answers how many. The change
    * sets a batch leaves without records go with it, in its transaction.
    */
   async removeOlderThan(cutoff: Date, batch = CHANGES_PER_DELETE): Promise<number> {
@@ -56,8 +57,12 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
     while (!this.stopped) {
       const expired = await this.changes.find({
         select: { id: true, changeSetId: true },
-        where: { time: LessThan(cutoff) },
-        order: { time: 'ASC', id: 'ASC' },
+        // By the ids' range on the primary key; the time itself bounds exactly.
+        where: {
+          time: LessThan(cutoff),
+          id: LessThan(firstIdAt(new Date(cutoff.getTime() + ID_TIME_SLACK_MS))),
+        },
+        order: { id: 'ASC' },
         take: batch,
       });
       if (expired.length === 0) break;

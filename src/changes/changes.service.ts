@@ -1,7 +1,6 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
-import { v7 as uuidv7 } from 'uuid';
 import { Asset } from '../assets/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
@@ -18,11 +17,13 @@ import {
 } from './creation-sql.js';
 import { changeSetOf, type ChangeInput, type ChangeOrigin } from './change-origin.js';
 import type { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
+import { firstIdAt, ID_TIME_SLACK_MS, RecordIds } from './record-ids.js';
 
 // The lists are read on every history page: their queries are written out rather than built
 // by TypeORM, whose query building costs more than running them (each an index range scan).
 const COUNT_CHANGES = 'SELECT COUNT(*) AS total FROM changes';
-const NEWEST_FIRST = 'ORDER BY c.time DESC, c.id DESC LIMIT :limit OFFSET :offset';
+// Record ids carry their time (record-ids.ts): the primary key orders them newest first.
+const NEWEST_FIRST = 'ORDER BY c.id DESC LIMIT :limit OFFSET :offset';
 const OF_ASSET = " WHERE object_type = 'asset' AND object_id = :id";
 const COLUMNS =
   'c.id, c.time, c.action, c.object_type, c.object_id, s.actor_user_id, s.actor_email, s.actor_api_key_id, s.actor_api_key_prefix, s.request_id, s.run_id, c.before';
@@ -53,9 +54,9 @@ export interface ChangePage {
 const CHANGES_PER_INSERT = 500;
 
 /** A change row's values, for a write of `input` at `time` whose origin is `changeSetId`. */
-export function changeRow(changeSetId: number, input: ChangeInput, time: Date): Change {
+export function changeRow(id: string, changeSetId: number, input: ChangeInput, time: Date): Change {
   return {
-    id: uuidv7(),
+    id,
     time,
     action: input.action,
     objectType: input.objectType,
@@ -99,7 +100,8 @@ export class ChangesService {
     const time = new Date();
     const inserted = await manager.insert(ChangeSet, changeSetOf(origin));
     const changeSetId = Number(inserted.identifiers[0].id);
-    const rows = inputs.map((input) => changeRow(changeSetId, input, time));
+    const ids = new RecordIds(time);
+    const rows = inputs.map((input) => changeRow(ids.next(), changeSetId, input, time));
     for (let start = 0; start < rows.length; start += CHANGES_PER_INSERT) {
       await manager
         .createQueryBuilder()
@@ -146,8 +148,17 @@ export class ChangesService {
     filter('c.object_id = :objectId', 'objectId', query.objectId);
     filter(IN_SETS_OF('actor_user_id', 'actorId'), 'actorId', query.actorId);
     filter(IN_SETS_OF('run_id', 'runId'), 'runId', query.runId);
-    filter('c.time >= :since', 'since', query.since && new Date(query.since));
-    filter('c.time < :until', 'until', query.until && new Date(query.until));
+    // The time filters on the time itself, and on the ids for the primary key's range scan.
+    if (query.since !== undefined) {
+      const since = new Date(query.since);
+      filter('c.time >= :since AND c.id >= :sinceId', 'since', since);
+      parameters.sinceId = firstIdAt(since);
+    }
+    if (query.until !== undefined) {
+      const until = new Date(query.until);
+      filter('c.time < :until AND c.id < :untilId', 'until', until);
+      parameters.untilId = firstIdAt(new Date(until.getTime() + ID_TIME_SLACK_MS));
+    }
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
     return this.page(where, parameters, query);
   }

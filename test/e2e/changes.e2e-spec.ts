@@ -3,6 +3,7 @@ import { ChangeSet } from '../../src/changes/change-set.entity.js';
 import { Change } from '../../src/changes/change.entity.js';
 import { ChangesRetention } from '../../src/changes/changes-retention.service.js';
 import { ChangesService } from '../../src/changes/changes.service.js';
+import { RecordIds } from '../../src/changes/record-ids.js';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { useIngestionApp } from '../support/ingest-helpers.js';
 import { ADMIN_EMAIL, expectErrorBody, TestApp } from '../support/test-app.js';
@@ -253,6 +254,38 @@ describe('change history', () => {
       expect((await changes(`?until=${encodeURIComponent(before)}&objectId=${ids[1]}`)).total).toBe(
         0,
       );
+    });
+
+    it('filters by time to the millisecond, also records whose id was taken after their time', async () => {
+      const set = await t.dataSource.getRepository(ChangeSet).save({
+        actor: { userId: adminId, email: ADMIN_EMAIL, apiKeyId: null, apiKeyPrefix: null },
+        requestId: 'bounds',
+        runId: null,
+      });
+      const at = (ms: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0, ms));
+      const record = (id: string, time: Date) => ({
+        id,
+        time,
+        action: 'update' as const,
+        objectType: 'asset' as const,
+        objectId: 'bounds',
+        changeSetId: set.id,
+        before: '{}',
+        after: '{}',
+      });
+      await t.dataSource.getRepository(Change).insert([
+        record(new RecordIds(at(0)).next(), at(0)),
+        record(new RecordIds(at(1)).next(), at(1)),
+        // As records were written before ids carried their time: the id a few ms after it.
+        record(new RecordIds(at(7)).next(), at(2)),
+        record(new RecordIds(at(3)).next(), at(3)),
+      ]);
+      const total = async (query: string) => (await changes(`?objectId=bounds&${query}`)).total;
+      expect(await total(`since=${at(1).toISOString()}`)).toBe(3);
+      expect(await total(`since=${at(2).toISOString()}`)).toBe(2);
+      expect(await total(`until=${at(1).toISOString()}`)).toBe(1);
+      expect(await total(`until=${at(3).toISOString()}`)).toBe(3);
+      expect(await total(`since=${at(1).toISOString()}&until=${at(3).toISOString()}`)).toBe(2);
     });
 
     it.each([

@@ -11,7 +11,11 @@ import {
 
 /** One recorded write to one object. */
 export class ChangeResponse {
-  @ApiProperty({ format: 'uuid', example: '01936f0d-5a1b-7c2d-8e3f-4a5b6c7d8e9f' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'A UUIDv7 of `time`: the lists are newest first by it',
+    example: '01a20ddf-cae0-7f3a-8b4c-5d6e00000000',
+  })
   id: string;
 
   @ApiProperty({ format: 'date-time', example: '2026-11-24T14:05:00.000Z' })

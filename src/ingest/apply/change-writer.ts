@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from 'uuid';
 import {
   isoTimestamp,
   type AssetSourceRow,
@@ -15,6 +14,7 @@ import {
   type ChangeInput,
   type ChangeOrigin,
 } from '../../changes/change-origin.js';
+import { RecordIds } from '../../changes/record-ids.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
 import type { RelationDirection } from '../../relations/relation.entity.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
@@ -115,9 +115,7 @@ export class ChangeWriter {
   private readonly time: unknown;
   private readonly nowIso: string;
   private readonly perStatement: number;
-  /** The first 24 characters of a UUIDv7 made for this run: its time and random bits. */
-  private readonly idPrefix = uuidv7().slice(0, 24);
-  private written = 0;
+  private readonly ids: RecordIds;
   /** The run's change set, made at its first record. */
   private changeSet: Promise<number> | null = null;
 
@@ -128,6 +126,7 @@ export class ChangeWriter {
     now: Date,
   ) {
     this.time = sql.timestamp(now);
+    this.ids = new RecordIds(now);
     this.nowIso = now.toISOString();
     this.perStatement = idsPerStatement(sql);
   }
@@ -167,14 +166,14 @@ export class ChangeWriter {
     const changeSetId = await this.changeSetId();
     for (const part of chunks(ids, this.perStatement)) {
       await sql.runQueued(createdRecordsSql(sql.dialect, table, part.length), [
-        this.idPrefix,
-        // ROW_NUMBER counts from 1: the first id is the counter's next, as nextId's.
-        this.written - 1,
+        this.ids.prefix,
+        // ROW_NUMBER counts from 1: the first id is the counter's next, as RecordIds.next's.
+        this.ids.taken - 1,
         time,
         changeSetId,
         ...(sql.dialect === 'sqlite' ? part : [part]),
       ]);
-      this.written += part.length;
+      this.ids.taken += part.length;
     }
   }
 
@@ -361,7 +360,7 @@ export class ChangeWriter {
     const { time } = this;
     const changeSetId = await this.changeSetId();
     const rows = inputs.map((input) => [
-      this.nextId(),
+      this.ids.next(),
       time,
       input.action,
       input.objectType,
@@ -389,15 +388,6 @@ export class ChangeWriter {
       return Number(row.id);
     })();
     return this.changeSet;
-  }
-
-  /**
-   * A record's id: the run's own UUIDv7 with a counter in its last 48 random bits, so ids stay
-   * unique and in the order written, for a fraction of a UUID's making each (a hundred thousand
-   * of them took over half a second).
-   */
-  private nextId(): string {
-    return this.idPrefix + (this.written++).toString(16).padStart(12, '0');
   }
 }
 

@@ -8,6 +8,7 @@ import { Changes1795527851797 } from './1795527851797-Changes.js';
 import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 import { ChangeSets1795601152203 } from './1795601152203-ChangeSets.js';
+import { ChangeIdOrder1795604857998 } from './1795604857998-ChangeIdOrder.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -20,4 +21,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetSearch1795527936776,
   AssetCount1795527936777,
   ChangeSets1795601152203,
+  ChangeIdOrder1795604857998,
 ];

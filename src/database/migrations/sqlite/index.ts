@@ -8,6 +8,7 @@ import { Changes1795527844427 } from './1795527844427-Changes.js';
 import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 import { ChangeSets1795601120887 } from './1795601120887-ChangeSets.js';
+import { ChangeIdOrder1795604843150 } from './1795604843150-ChangeIdOrder.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -20,4 +21,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetSearch1795527936776,
   AssetCount1795527936777,
   ChangeSets1795601120887,
+  ChangeIdOrder1795604843150,
 ];
