@@ -45,15 +45,9 @@ export class ChangeSets1795601152203 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "IDX_e4b6ddb6120f2151ac05352ff5" ON "changes"  ("change_set_id") `,
     );
-    await queryRunner.query(
-      `ALTER TABLE "changes" ADD CONSTRAINT "FK_e4b6ddb6120f2151ac05352ff52" FOREIGN KEY ("change_set_id") REFERENCES "change_sets"("id") ON DELETE NO ACTION ON UPDATE NO ACTION`,
-    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `ALTER TABLE "changes" DROP CONSTRAINT "FK_e4b6ddb6120f2151ac05352ff52"`,
-    );
     await queryRunner.query(`DROP INDEX "IDX_e4b6ddb6120f2151ac05352ff5"`);
     await queryRunner.query(`ALTER TABLE "changes" ADD "run_id" character varying(36)`);
     await queryRunner.query(`ALTER TABLE "changes" ADD "request_id" character varying(128)`);

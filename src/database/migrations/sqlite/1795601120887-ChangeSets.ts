@@ -28,7 +28,7 @@ export class ChangeSets1795601120887 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX "IDX_9b906354a8244fa359bc50dc10"`);
     await queryRunner.query(`DROP INDEX "IDX_35cd85cbf4697e029091bdc988"`);
     await queryRunner.query(
-      `CREATE TABLE "temporary_changes" ("id" varchar(36) PRIMARY KEY NOT NULL, "time" datetime NOT NULL, "action" varchar(8) NOT NULL, "object_type" varchar(16) NOT NULL, "object_id" varchar(200) NOT NULL, "before" text, "after" text, "change_set_id" integer NOT NULL, CONSTRAINT "FK_e4b6ddb6120f2151ac05352ff52" FOREIGN KEY ("change_set_id") REFERENCES "change_sets" ("id") ON DELETE NO ACTION ON UPDATE NO ACTION)`,
+      `CREATE TABLE "temporary_changes" ("id" varchar(36) PRIMARY KEY NOT NULL, "time" datetime NOT NULL, "action" varchar(8) NOT NULL, "object_type" varchar(16) NOT NULL, "object_id" varchar(200) NOT NULL, "before" text, "after" text, "change_set_id" integer NOT NULL)`,
     );
     await queryRunner.query(
       `INSERT INTO "temporary_changes"("id", "time", "action", "object_type", "object_id", "before", "after", "change_set_id") SELECT c."id", c."time", c."action", c."object_type", c."object_id", c."before", c."after", s."id" FROM "changes" c JOIN "change_sets" s ON ${SAME_ORIGIN}`,
