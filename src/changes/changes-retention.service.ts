@@ -49,8 +49,9 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
 
   /**
    * Deletes the changes older than `cutoff`, oldest first, `batch` at a time (ids found by the
-   * primary key: record ids carry their time, record-ids.ts), until none is left or the service stops; answers how many. The change
-   * sets a batch leaves without records go with it, in its transaction.
+   * primary key: record ids carry their time, record-ids.ts), until none is left or the service
+   * stops; answers how many. The change sets a batch leaves without records go with it, in its
+   * transaction.
    */
   async removeOlderThan(cutoff: Date, batch = CHANGES_PER_DELETE): Promise<number> {
     let removed = 0;

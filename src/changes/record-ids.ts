@@ -31,7 +31,10 @@ export class RecordIds {
  */
 export const ID_TIME_SLACK_MS = 60_000;
 
-/** The lowest record id of `time`'s millisecond: every record at or after `time` has an id at or above it. */
+/**
+ * The lowest record id of `time`'s millisecond: every record at or after `time` has an id at
+ * or above it.
+ */
 export function firstIdAt(time: Date): string {
   const hex = time.getTime().toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8)}-0000-0000-000000000000`;

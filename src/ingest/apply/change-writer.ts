@@ -373,7 +373,7 @@ export class ChangeWriter {
     await this.sql.letOtherRequestsRun();
   }
 
-  /** The id of the run's change set (its actor, request and run), written before its first record. */
+  /** The id of the run's change set (actor, request and run), written before its first record. */
   private changeSetId(): Promise<number> {
     this.changeSet ??= (async () => {
       const { actor, requestId, runId } = changeSetOf(this.origin);
