@@ -22,6 +22,7 @@ import { firstIdAt, ID_TIME_SLACK_MS, RecordIds } from './record-ids.js';
 // The lists are read on every history page: their queries are written out rather than built
 // by TypeORM, whose query building costs more than running them (each an index range scan).
 const COUNT_CHANGES = 'SELECT COUNT(*) AS total FROM changes';
+const WITH_SETS = 'FROM changes c JOIN change_sets s ON s.id = c.change_set_id';
 // Record ids carry their time (record-ids.ts): the primary key orders them newest first.
 const NEWEST_FIRST = 'ORDER BY c.id DESC LIMIT :limit OFFSET :offset';
 const OF_ASSET = " WHERE object_type = 'asset' AND object_id = :id";
@@ -36,11 +37,11 @@ const IN_SETS_OF = (column: string, parameter: string) =>
 function changeQueries(dialect: SqlDialect) {
   const select = `SELECT ${COLUMNS}, ${afterColumn(dialect, 'c')}`;
   return {
-    select: `${select} FROM changes c JOIN change_sets s ON s.id = c.change_set_id`,
+    select: `${select} ${WITH_SETS}`,
     // One asset's page and its total in one statement: one round trip instead of two is a good
     // part of this route's cost. The total is a subquery counted once (on the index alone), not
     // a window (COUNT(*) OVER ()), which makes SQLite copy and sort the records again.
-    ofAsset: `${select}, (${COUNT_CHANGES}${OF_ASSET}) AS total FROM changes c JOIN change_sets s ON s.id = c.change_set_id${OF_ASSET} ${NEWEST_FIRST}`,
+    ofAsset: `${select}, (${COUNT_CHANGES}${OF_ASSET}) AS total ${WITH_SETS}${OF_ASSET} ${NEWEST_FIRST}`,
   };
 }
 
@@ -139,25 +140,26 @@ export class ChangesService {
   async list(query: ListChangesQueryDto): Promise<ChangePage> {
     const conditions: string[] = [];
     const parameters: Record<string, unknown> = {};
-    const filter = (condition: string, name: string, value: unknown) => {
-      if (value === undefined) return;
+    const filter = (condition: string, values: Record<string, unknown>) => {
       conditions.push(condition);
-      parameters[name] = value;
+      Object.assign(parameters, values);
     };
-    filter('c.object_type = :objectType', 'objectType', query.objectType);
-    filter('c.object_id = :objectId', 'objectId', query.objectId);
-    filter(IN_SETS_OF('actor_user_id', 'actorId'), 'actorId', query.actorId);
-    filter(IN_SETS_OF('run_id', 'runId'), 'runId', query.runId);
+    const { objectType, objectId, actorId, runId, since, until } = query;
+    if (objectType !== undefined) filter('c.object_type = :objectType', { objectType });
+    if (objectId !== undefined) filter('c.object_id = :objectId', { objectId });
+    if (actorId !== undefined) filter(IN_SETS_OF('actor_user_id', 'actorId'), { actorId });
+    if (runId !== undefined) filter(IN_SETS_OF('run_id', 'runId'), { runId });
     // The time filters on the time itself, and on the ids for the primary key's range scan.
-    if (query.since !== undefined) {
-      const since = new Date(query.since);
-      filter('c.time >= :since AND c.id >= :sinceId', 'since', since);
-      parameters.sinceId = firstIdAt(since);
+    if (since !== undefined) {
+      const from = new Date(since);
+      filter('c.time >= :since AND c.id >= :sinceId', { since: from, sinceId: firstIdAt(from) });
     }
-    if (query.until !== undefined) {
-      const until = new Date(query.until);
-      filter('c.time < :until AND c.id < :untilId', 'until', until);
-      parameters.untilId = firstIdAt(new Date(until.getTime() + ID_TIME_SLACK_MS));
+    if (until !== undefined) {
+      const to = new Date(until);
+      filter('c.time < :until AND c.id < :untilId', {
+        until: to,
+        untilId: firstIdAt(new Date(to.getTime() + ID_TIME_SLACK_MS)),
+      });
     }
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
     return this.page(where, parameters, query);

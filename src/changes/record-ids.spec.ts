@@ -16,7 +16,8 @@ describe('RecordIds', () => {
     }
     expect(new Set(taken).size).toBe(taken.length);
     expect([...taken].sort()).toEqual(taken);
-    expect(ids.taken).toBe(300);
+    expect(ids.reserve(2)).toBe(300);
+    expect(ids.next().endsWith('00000000012e')).toBe(true);
   });
 
   it('gives two writes of the same millisecond different ids', () => {

@@ -12,7 +12,7 @@ export class RecordIds {
   /** The first 24 characters: the write's time, the version, and random bits. */
   readonly prefix: string;
   /** How many ids were taken: the next id's counter. */
-  taken = 0;
+  private taken = 0;
 
   constructor(time: Date) {
     // With msecs given, the uuid package draws the bits after the time at random.
@@ -21,6 +21,13 @@ export class RecordIds {
 
   next(): string {
     return this.prefix + (this.taken++).toString(16).padStart(12, '0');
+  }
+
+  /** Takes `count` ids made elsewhere (by SQL, from the prefix): answers the first's counter. */
+  reserve(count: number): number {
+    const first = this.taken;
+    this.taken += count;
+    return first;
   }
 }
 

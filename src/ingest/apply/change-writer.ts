@@ -167,13 +167,12 @@ export class ChangeWriter {
     for (const part of chunks(ids, this.perStatement)) {
       await sql.runQueued(createdRecordsSql(sql.dialect, table, part.length), [
         this.ids.prefix,
-        // ROW_NUMBER counts from 1: the first id is the counter's next, as RecordIds.next's.
-        this.ids.taken - 1,
+        // ROW_NUMBER counts from 1.
+        this.ids.reserve(part.length) - 1,
         time,
         changeSetId,
         ...(sql.dialect === 'sqlite' ? part : [part]),
       ]);
-      this.ids.taken += part.length;
     }
   }
 
