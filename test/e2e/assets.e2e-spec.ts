@@ -677,7 +677,8 @@ describe('GET /api/assets', () => {
     ['page=2', /^page is not an accepted property/],
     ['source=', /^source must be 1 to 100 characters long/],
     ['source=' + 's'.repeat(101), /^source must be 1 to 100 characters long/],
-    ['source=a&source=b', /^source must be a string/],
+    ['source=a&source=b', /^source must be given once$/],
+    ['limit=1&limit=1', /^limit must be given once$/],
     ['source=a%00b', /^source must not contain NUL characters/],
   ])('refuses ?%s with 400 naming the parameter', async (query, message) => {
     const response = await t.request('GET', `/api/assets?${query}`, { token });

@@ -59,3 +59,24 @@ describe('validation pipe, a bare paging query', () => {
     });
   });
 });
+
+describe('validation pipe, a repeated query parameter', () => {
+  it.each([
+    ['limit', { limit: ['1', '2'] }, 'limit must be given once'],
+    ['offset after a valid limit', { limit: '5', offset: ['0', '0'] }, 'offset must be given once'],
+  ])('refuses %s by its name', async (_name, query, message) => {
+    expect(await answer(query, PageQueryDto)).toEqual({ error: message });
+    expect(await answer(query, FullyValidatedPageQuery)).toEqual({ error: message });
+  });
+
+  it('names an unknown one as unknown', async () => {
+    expect(await answer({ sort: ['a', 'b'] }, PageQueryDto)).toEqual({
+      error: 'sort is not an accepted property',
+    });
+  });
+
+  it('leaves a value that is not a query to the other rules', async () => {
+    const body = pipe.transform({ limit: ['1', '2'] }, { type: 'body', metatype: PageQueryDto });
+    await expect(body).rejects.toThrow('limit must be an integer from 1 to 1000');
+  });
+});

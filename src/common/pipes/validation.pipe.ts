@@ -3,7 +3,9 @@ import {
   ValidationError,
   ValidationPipe,
   type ArgumentMetadata,
+  type Type,
 } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { prototypeKeyPath } from './prototype-keys.js';
 
 /** `assets[3].ip must be an IP address`: each failed rule, prefixed with the field's full path. */
@@ -45,11 +47,34 @@ function ownQuickCheck(metatype: unknown): QuickCheckedDto['quickCheck'] | null 
 }
 
 /**
+ * No query parameter takes a list: one of `dto`'s given twice (`?limit=1&limit=2`, which the
+ * query string parser makes a list) is refused as such, not with its type's message. An unknown
+ * one is left to the whitelist, which names it as unknown.
+ */
+function refuseRepeated(query: unknown, dto: Type): void {
+  if (query === null || typeof query !== 'object') return;
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value) && isValidatedProperty(dto, key)) {
+      throw new BadRequestException(`${key} must be given once`);
+    }
+  }
+}
+
+function isValidatedProperty(dto: Type, key: string): boolean {
+  return getMetadataStorage()
+    .getTargetValidationMetadatas(dto, '', true, false)
+    .some((rule) => rule.propertyName === key);
+}
+
+/**
  * Nest's pipe removes `__proto__`, `constructor` and `prototype` keys without a word, so that
  * they would pass where any other unknown key is refused: they are refused like the others.
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query' && metadata.metatype && this.toValidate(metadata)) {
+      refuseRepeated(value, metadata.metatype);
+    }
     const quickCheck = metadata.type === 'query' ? ownQuickCheck(metadata.metatype) : null;
     if (quickCheck !== null) {
       const checked = quickCheck(value);
