@@ -96,6 +96,8 @@ export class IngestRun {
     keptIds: new Set(),
   };
   private stale: StaleDecision | null = null;
+  /** The stored relations' types, directions, protocols and ports: see shared(). */
+  private readonly sharedValues = new Map<string, string>();
 
   /**
    * `sql`: the transaction to write in, or null for a dry run. `lookups`: where the stored
@@ -347,11 +349,27 @@ export class IngestRun {
     for (let start = 0; start < rows.length; start += PLAN_ITEMS_PER_TURN) {
       if (start > 0) await letOtherRequestsRun();
       for (const row of rows.slice(start, start + PLAN_ITEMS_PER_TURN)) {
+        row.type = this.shared(row.type);
+        row.direction = this.shared(row.direction);
+        row.protocol = row.protocol === null ? null : this.shared(row.protocol);
+        row.to_ports = row.to_ports === null ? null : this.shared(row.to_ports);
         all.push(row);
         const key = relationKey(row.source_asset_id, row.target_asset_id, row.type);
         if (!byKey.has(key)) byKey.set(key, row);
       }
     }
+  }
+
+  /**
+   * `value`, as the first equal string met: the stored relations are held until the run ends,
+   * and their few distinct types, directions, protocols and ports are kept once each rather
+   * than once a row, as the driver gives them.
+   */
+  private shared(value: string): string {
+    const known = this.sharedValues.get(value);
+    if (known !== undefined) return known;
+    this.sharedValues.set(value, value);
+    return value;
   }
 
   /** The ends of `relations` that are no payload id and have not been looked up yet. */
