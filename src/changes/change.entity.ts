@@ -59,21 +59,21 @@ export class Change {
 }
 
 /**
- * A record as the lists read it, with its change set's columns: `time` is UTC text on SQLite, a
- * Date on PostgreSQL.
+ * A record as the lists read it, with its change set's columns, each row an array in this
+ * order (the lists' COLUMNS): `time` is UTC text on SQLite, a Date on PostgreSQL.
  */
-export interface ChangeRow {
-  id: string;
-  time: Date | string;
-  action: ChangeAction;
-  object_type: ChangeObjectType;
-  object_id: string;
-  actor_user_id: string;
-  actor_email: string;
-  actor_api_key_id: string | null;
-  actor_api_key_prefix: string | null;
-  request_id: string;
-  run_id: string | null;
-  before: string | null;
-  after: string | null;
-}
+export type ChangeRow = [
+  id: string,
+  time: Date | string,
+  action: ChangeAction,
+  objectType: ChangeObjectType,
+  objectId: string,
+  actorUserId: string,
+  actorEmail: string,
+  actorApiKeyId: string | null,
+  actorApiKeyPrefix: string | null,
+  requestId: string,
+  runId: string | null,
+  before: string | null,
+  after: string | null,
+];

@@ -10,12 +10,13 @@ import {
 import { TOTAL_COUNT_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
 import { ChangesService, type ChangePage } from './changes.service.js';
-import { ChangeResponse, toChangeResponse } from './dto/change-response.dto.js';
+import { ChangeResponse, toChangeJson } from './dto/change-response.dto.js';
 import { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
 
-function answer({ changes, total }: ChangePage, reply: FastifyReply): ChangeResponse[] {
-  void reply.header('X-Total-Count', total);
-  return changes.map(toChangeResponse);
+/** The page as JSON text (toChangeJson), its total in a header. */
+function answer({ changes, total }: ChangePage, reply: FastifyReply): string {
+  void reply.header('X-Total-Count', total).type('application/json; charset=utf-8');
+  return `[${changes.map(toChangeJson).join(',')}]`;
 }
 
 @ApiTags('changes')
@@ -39,7 +40,7 @@ export class ChangesController {
   async list(
     @Query() query: ListChangesQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ChangeResponse[]> {
+  ): Promise<string> {
     return answer(await this.changes.list(query), reply);
   }
 
@@ -59,7 +60,7 @@ export class ChangesController {
     @Param('id') id: string,
     @Query() paging: PageQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ChangeResponse[]> {
+  ): Promise<string> {
     return answer(await this.changes.forAsset(id, paging), reply);
   }
 }

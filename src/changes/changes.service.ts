@@ -4,7 +4,7 @@ import { Repository, type EntityManager } from 'typeorm';
 import { Asset } from '../assets/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
-import { runNamed } from '../database/prepared-query.js';
+import { readArrays, runNamed } from '../database/prepared-query.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ChangeSet } from './change-set.entity.js';
 import { Change, type ChangeRow } from './change.entity.js';
@@ -26,6 +26,7 @@ const WITH_SETS = 'FROM changes c JOIN change_sets s ON s.id = c.change_set_id';
 // Record ids carry their time (record-ids.ts): the primary key orders them newest first.
 const NEWEST_FIRST = 'ORDER BY c.id DESC LIMIT :limit OFFSET :offset';
 const OF_ASSET = " WHERE object_type = 'asset' AND object_id = :id";
+// In ChangeRow's order, `after` last (afterColumn).
 const COLUMNS =
   'c.id, c.time, c.action, c.object_type, c.object_id, s.actor_user_id, s.actor_email, s.actor_api_key_id, s.actor_api_key_prefix, s.request_id, s.run_id, c.before';
 // The records of the writes of one actor or of one run: their change sets first (by the sets'
@@ -44,6 +45,9 @@ function changeQueries(dialect: SqlDialect) {
     ofAsset: `${select}, (${COUNT_CHANGES}${OF_ASSET}) AS total ${WITH_SETS}${OF_ASSET} ${NEWEST_FIRST}`,
   };
 }
+
+/** An asset's page has its total in each row, after the record's columns (ChangeRow). */
+const TOTAL = 13;
 
 export interface ChangePage {
   changes: ChangeRow[];
@@ -170,15 +174,14 @@ export class ChangesService {
    * 404, so that a mistyped id is not mistaken for an asset nobody changed.
    */
   async forAsset(id: string, paging: PageQueryDto): Promise<ChangePage> {
-    const rows = await this.run<ChangeRow & { total: string | number }>(
+    const rows = await this.read(
       this.queries.ofAsset,
       { id, limit: paging.limit, offset: paging.offset },
-      this.changes.manager,
       'asset-changes',
     );
     const page: ChangePage =
       rows.length > 0
-        ? { changes: rows, total: Number(rows[0].total) }
+        ? { changes: rows as ChangeRow[], total: Number(rows[0][TOTAL]) }
         : // Past the end, or none: the total counted on its own.
           await this.page(OF_ASSET, { id }, paging);
     if (page.total === 0 && !(await this.assets.existsBy({ id }))) {
@@ -192,21 +195,27 @@ export class ChangesService {
     parameters: Record<string, unknown>,
     paging: PageQueryDto,
   ): Promise<ChangePage> {
-    const [counted] = await this.run<{ total: string | number }>(
-      `${COUNT_CHANGES} c${where}`,
-      parameters,
-    );
-    const total = Number(counted.total);
+    const [[counted]] = await this.read(`${COUNT_CHANGES} c${where}`, parameters);
+    const total = Number(counted);
     // Past the end (or nothing to find): no second query.
     const changes =
       paging.offset >= total
         ? []
-        : await this.run<ChangeRow>(`${this.queries.select}${where} ${NEWEST_FIRST}`, {
+        : ((await this.read(`${this.queries.select}${where} ${NEWEST_FIRST}`, {
             ...parameters,
             limit: paging.limit,
             offset: paging.offset,
-          });
+          })) as ChangeRow[]);
     return { changes, total };
+  }
+
+  /** A read of the lists, through the data source's own connection (readArrays). */
+  private read(
+    sql: string,
+    parameters: Record<string, unknown>,
+    prepared?: string,
+  ): Promise<unknown[][]> {
+    return readArrays(this.changes.manager.connection, sql, parameters, prepared);
   }
 
   /** runNamed, through the service's own manager unless a transaction's is given. */

@@ -31,6 +31,8 @@ describe('change history', () => {
   const changes = async (query = '', token = admin) => {
     const response = await t.request('GET', `/api/changes${query}`, { token });
     expect(response.status).toBe(200);
+    // Written as JSON text by the service itself (toChangeJson).
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     return {
       list: response.body as Record_[],
       total: Number(response.headers.get('x-total-count')),
@@ -45,6 +47,8 @@ describe('change history', () => {
       },
     );
     expect(response.status).toBe(200);
+    // Written as JSON text by the service itself (toChangeJson).
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     return {
       list: response.body as Record_[],
       total: Number(response.headers.get('x-total-count')),
