@@ -31,31 +31,36 @@ const SQLITE_ASSET = `json_object('id', x.id, 'name', x.name, 'ip', x.ip, 'type'
   'firstSeenAt', ${iso('sqlite', 'x.first_seen_at')}, 'lastSeenAt', ${iso('sqlite', 'x.first_seen_at')},
   'createdAt', ${iso('sqlite', 'x.created_at')}, 'updatedAt', ${iso('sqlite', 'x.created_at')})`;
 
-const POSTGRES_ASSET = `json_build_object('id', x.id, 'name', x.name, 'ip', x.ip, 'type', x.type, 'vendor', x.vendor, 'model', x.model,
-  'risk_score', x.risk_score, 'site', x.site, 'os_version', x.os_version, 'source', x.source,
-  'vulnerabilities', COALESCE((SELECT json_agg(json_build_object('id', v.id, 'score', v.score, 'summary', v.summary, 'publishedDate', CAST(v.published_date AS TEXT)) ORDER BY v.id)
-    FROM vulnerabilities v WHERE v.asset_id = x.id), '[]'::json),
-  'services', COALESCE((SELECT json_agg(json_build_object('port', s.port, 'protocol', s.protocol, 'name', s.name, 'product', s.product, 'version', s.version) ORDER BY s.port, s.protocol)
-    FROM services s WHERE s.asset_id = x.id), '[]'::json),
-  'origin', x.origin,
-  'sources', COALESCE((SELECT json_agg(s.source ORDER BY s.position) FROM asset_sources s WHERE s.asset_id = x.id), '[]'::json),
-  'firstSeenAt', ${iso('postgres', 'x.first_seen_at')}, 'lastSeenAt', ${iso('postgres', 'x.first_seen_at')},
-  'createdAt', ${iso('postgres', 'x.created_at')}, 'updatedAt', ${iso('postgres', 'x.created_at')})::text`;
+// On PostgreSQL the columns of a row made JSON by row_to_json, and lists by array_to_json:
+// both write compact JSON, as the API does (json_build_object and json_agg add spaces).
+const list = (rows: string) => `COALESCE((${rows}), '[]')`;
+const POSTGRES_ASSET = `x.id, x.name, x.ip, x.type, x.vendor, x.model, x.risk_score, x.site, x.os_version, x.source,
+  ${list(`SELECT array_to_json(array_agg(row_to_json(v) ORDER BY v.id))
+    FROM (SELECT id, score, summary, CAST(published_date AS TEXT) AS "publishedDate" FROM vulnerabilities WHERE asset_id = x.id) v`)} AS vulnerabilities,
+  ${list(`SELECT array_to_json(array_agg(row_to_json(s) ORDER BY s.port, s.protocol))
+    FROM (SELECT port, protocol, name, product, version FROM services WHERE asset_id = x.id) s`)} AS services,
+  x.origin,
+  ${list('SELECT array_to_json(array_agg(s.source ORDER BY s.position)) FROM asset_sources s WHERE s.asset_id = x.id')} AS sources,
+  ${iso('postgres', 'x.first_seen_at')} AS "firstSeenAt", ${iso('postgres', 'x.first_seen_at')} AS "lastSeenAt",
+  ${iso('postgres', 'x.created_at')} AS "createdAt", ${iso('postgres', 'x.created_at')} AS "updatedAt"`;
 
-const relation = (dialect: SqlDialect) => {
-  const json = dialect === 'sqlite' ? 'json_object' : 'json_build_object';
-  return `${json}('id', x.id, 'sourceAssetId', x.source_asset_id, 'targetAssetId', x.target_asset_id, 'type', x.type,
+const SQLITE_RELATION = `json_object('id', x.id, 'sourceAssetId', x.source_asset_id, 'targetAssetId', x.target_asset_id, 'type', x.type,
   'direction', x.direction, 'protocol', x.protocol, 'toPorts', x.to_ports,
-  'createdAt', ${iso(dialect, 'x.created_at')}, 'updatedAt', ${iso(dialect, 'x.created_at')})${dialect === 'postgres' ? '::text' : ''}`;
-};
+  'createdAt', ${iso('sqlite', 'x.created_at')}, 'updatedAt', ${iso('sqlite', 'x.created_at')})`;
+
+const POSTGRES_RELATION = `x.id, x.source_asset_id AS "sourceAssetId", x.target_asset_id AS "targetAssetId", x.type,
+  x.direction, x.protocol, x.to_ports AS "toPorts",
+  ${iso('postgres', 'x.created_at')} AS "createdAt", ${iso('postgres', 'x.created_at')} AS "updatedAt"`;
 
 /** The object of `objectType` whose id is `idColumn`, as created: JSON text, NULL if none. */
 function asCreated(dialect: SqlDialect, objectType: CreatedObjectType, idColumn: string): string {
-  const [json, table] =
-    objectType === 'asset'
-      ? [dialect === 'sqlite' ? SQLITE_ASSET : POSTGRES_ASSET, 'assets']
-      : [relation(dialect), 'relations'];
-  return `(SELECT ${json} FROM ${table} x WHERE x.id = ${idColumn})`;
+  const table = objectType === 'asset' ? 'assets' : 'relations';
+  if (dialect === 'sqlite') {
+    const json = objectType === 'asset' ? SQLITE_ASSET : SQLITE_RELATION;
+    return `(SELECT ${json} FROM ${table} x WHERE x.id = ${idColumn})`;
+  }
+  const columns = objectType === 'asset' ? POSTGRES_ASSET : POSTGRES_RELATION;
+  return `(SELECT row_to_json(a)::text FROM (SELECT ${columns} FROM ${table} x WHERE x.id = ${idColumn}) a)`;
 }
 
 /**

@@ -394,6 +394,36 @@ describe('change history', () => {
       expect(records.find((change) => change.objectType === 'relation')!.after).toEqual(relation);
     });
 
+    it('writes its pages as compact JSON, creation copies read live or kept alike', async () => {
+      await ingest({
+        assets: [
+          {
+            id: 'lab',
+            name: 'lab',
+            vulnerabilities: [{ id: 'CVE-3', score: 2, summary: 'a "b" c' }],
+            services: [{ port: 22, protocol: 'tcp', name: 'ssh' }],
+          },
+          { id: 'bench', name: 'bench' },
+        ],
+        relations: [{ sourceAssetId: 'lab', targetAssetId: 'bench', type: 'link' }],
+      });
+      /** The page's text with its strings taken out: no space is left between its tokens. */
+      const outsideStrings = async (path: string) => {
+        const response = await fetch(`${t.baseUrl}${path}`, {
+          headers: { authorization: `Bearer ${admin}` },
+        });
+        return (await response.text()).replace(/"(?:[^"\\]|\\.)*"/g, '""');
+      };
+      const live = await outsideStrings('/api/assets/lab/changes');
+      expect(live).toContain('"":[{"":""');
+      expect(live).not.toMatch(/\s/);
+      // The PUT and the relation's delete keep the creations' copies.
+      await write('PUT', '/api/assets/lab', { risk_score: 5 });
+      const [relation] = (await t.request('GET', '/api/relations', { token: viewer })).body;
+      await write('DELETE', `/api/relations/${relation.id}`);
+      expect(await outsideStrings('/api/changes?limit=1000')).not.toMatch(/\s/);
+    });
+
     it("shows a creation as it was, after later writes, a delete and the id's reuse", async () => {
       const body = {
         options: { source: 'nmap' },
