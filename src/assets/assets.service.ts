@@ -8,7 +8,7 @@ import { ChangesService } from '../changes/changes.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../relations/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
-import { runNamed } from '../database/prepared-query.js';
+import { runNamed, type ReadOptions } from '../database/prepared-query.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from './asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
@@ -239,13 +239,12 @@ export class AssetsService {
     let counted: Counted;
     let rows: (StoredAssetRow & { sort_key: string | null })[];
     if (phrase === undefined) {
-      [counted] = await this.run<Counted>(
-        countSql,
-        parameters,
-        this.assets.manager,
-        where === '' ? 'asset-count' : undefined,
-      );
-      rows = await this.run(pageSql(counted), pageParameters);
+      [counted] = await this.run<Counted>(countSql, parameters, this.assets.manager, {
+        prepared: where === '' ? 'asset-count' : undefined,
+      });
+      rows = await this.run(pageSql(counted), pageParameters, this.assets.manager, {
+        timestampsAsText: true,
+      });
     } else {
       ({ counted, rows } = this.searchMatches.within(phrase, (all) => {
         const [count] = all<Counted>(...this.positional(countSql, parameters));
@@ -288,7 +287,7 @@ export class AssetsService {
         this.byAssetIds.assets,
         { assetIds: slice },
         this.assets.manager,
-        'assets-by-id',
+        { prepared: 'assets-by-id', timestampsAsText: true },
       );
       for (const asset of await this.withDetails(rows)) found.set(asset.id, asset);
     }
@@ -380,7 +379,10 @@ export class AssetsService {
 
   /** The asset's answer, as `manager` (a transaction's, or the service's) sees it; else 404. */
   private async read(id: string, manager = this.assets.manager): Promise<AssetResponse> {
-    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager, 'asset');
+    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager, {
+      prepared: 'asset',
+      timestampsAsText: true,
+    });
     if (!row) throw new NotFoundException(`asset ${id} not found`);
     const [asset] = await this.withDetails([row], manager);
     return asset;
@@ -424,9 +426,9 @@ export class AssetsService {
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.assets.manager,
-    prepared?: string,
+    options?: ReadOptions,
   ): Promise<T[]> {
-    return runNamed<T>(manager, sql, parameters, prepared);
+    return runNamed<T>(manager, sql, parameters, options);
   }
 
   /**
@@ -440,14 +442,15 @@ export class AssetsService {
     if (rows.length === 0) return [];
     const assetIds = rows.map((row) => row.id);
     const [vulnerabilityRows, serviceRows, sourceRows] = await Promise.all([
-      this.run<VulnerabilityRow>(
-        this.byAssetIds.vulnerabilities,
-        { assetIds },
-        manager,
-        'asset-vulnerabilities',
-      ),
-      this.run<ServiceRow>(this.byAssetIds.services, { assetIds }, manager, 'asset-services'),
-      this.run<AssetSourceRow>(this.byAssetIds.sources, { assetIds }, manager, 'asset-sources'),
+      this.run<VulnerabilityRow>(this.byAssetIds.vulnerabilities, { assetIds }, manager, {
+        prepared: 'asset-vulnerabilities',
+      }),
+      this.run<ServiceRow>(this.byAssetIds.services, { assetIds }, manager, {
+        prepared: 'asset-services',
+      }),
+      this.run<AssetSourceRow>(this.byAssetIds.sources, { assetIds }, manager, {
+        prepared: 'asset-sources',
+      }),
     ]);
     const vulnerabilities = groupByAsset(vulnerabilityRows, toVulnerabilityResponse);
     const services = groupByAsset(serviceRows, toServiceResponse);

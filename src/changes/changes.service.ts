@@ -223,8 +223,7 @@ export class ChangesService {
     sql: string,
     parameters: Record<string, unknown>,
     manager = this.changes.manager,
-    prepared?: string,
   ): Promise<T[]> {
-    return runNamed<T>(manager, sql, parameters, prepared);
+    return runNamed<T>(manager, sql, parameters);
   }
 }
