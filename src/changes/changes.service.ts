@@ -4,7 +4,7 @@ import { Repository, type EntityManager } from 'typeorm';
 import { Asset } from '../assets/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
-import { readArrays, runNamed } from '../database/prepared-query.js';
+import { readArrays, runNamed } from '../database/sql-reads.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ChangeSet } from './change-set.entity.js';
 import { Change, type ChangeRow } from './change.entity.js';

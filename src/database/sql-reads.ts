@@ -4,6 +4,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
+// Reads written as SQL with :named parameters, for the routes whose reads cost more through
+// TypeORM's query path than they take to run: prepared statements and pg's per-query options
+// on PostgreSQL, rows as arrays on either database.
+
 const TIMESTAMPTZ = 1184;
 
 /** pg's own parsers, but timestamptz columns left as the text PostgreSQL sends. */
