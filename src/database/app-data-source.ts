@@ -1,5 +1,7 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, type EntityManager, type Migration } from 'typeorm';
+import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import { AsyncLock } from './async-lock.js';
 import { removePrivateDatabase } from './database-options.js';
 import { SqliteWriteGate } from './sqlite-write-gate.subscriber.js';
@@ -61,7 +63,13 @@ export class AppDataSource extends DataSource {
   override async initialize(): Promise<this> {
     await super.initialize();
     if (this.options.type === 'better-sqlite3') {
-      this.subscribers.push(new SqliteWriteGate(this.exclusiveWrites, () => this.inTransact));
+      this.subscribers.push(
+        new SqliteWriteGate(
+          this.exclusiveWrites,
+          () => this.inTransact,
+          () => (this.driver as BetterSqlite3Driver).databaseConnection as BetterSqlite3.Database,
+        ),
+      );
     }
     return this;
   }
