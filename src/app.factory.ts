@@ -16,6 +16,8 @@ import { RequestLogController } from './common/logging/request-log.controller.js
 import { requestIdOf } from './common/logging/request-id.js';
 import { DOCS_PREFIX, HSTS, securityHeaderSets } from './common/security-headers.js';
 import { setupOpenApi } from './common/openapi/openapi.js';
+import { addLivenessRoute } from './health/liveness.route.js';
+import { addScannerBodies } from './ingest/dto/scanner-bodies.openapi.js';
 import { DEFAULT_WEB_ROOT, isApiPath, serveWebUi } from './common/web-ui/web-ui.plugin.js';
 import { PathParamPipe } from './common/pipes/path-param.pipe.js';
 import { prototypeKeyPath } from './common/pipes/prototype-keys.js';
@@ -224,7 +226,10 @@ export async function createApp(
   app.useGlobalFilters(filter);
   app.useGlobalPipes(new PathParamPipe(), createValidationPipe());
   app.setGlobalPrefix('api');
-  setupOpenApi(app, config.version);
+  setupOpenApi(app, config.version, (document) =>
+    // The document's paths are OpenAPI's ({id}); the ingestion's has no parameter.
+    addScannerBodies(addLivenessRoute(document), INGEST_PATH),
+  );
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,

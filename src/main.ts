@@ -4,7 +4,7 @@ const config = readConfig();
 // The rest is loaded only once the configuration is known to be good.
 const { Logger } = await import('@nestjs/common');
 const { createApp } = await import('./app.factory.js');
-const { shutDownOnSignals } = await import('./common/lifecycle/graceful-shutdown.js');
+const { shutDownOnSignals } = await import('./health/graceful-shutdown.js');
 
 const app = await createApp(config);
 const logger = new Logger('Main');

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { Buffer } from 'node:buffer';
-import { MAX_ASSET_ID_LENGTH } from './asset.entity.js';
+import { MAX_ASSET_ID_LENGTH } from '../common/field-rules/inventory-values.js';
 import type { AssetSortField } from './dto/list-assets-query.dto.js';
 
 /**

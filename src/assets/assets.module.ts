@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Asset } from './asset.entity.js';
+import { Asset } from '../database/entities/asset.entity.js';
 import { AssetsController } from './assets.controller.js';
 import { AssetsService } from './assets.service.js';
-import { Vulnerability } from './vulnerability.entity.js';
+import { Vulnerability } from '../database/entities/vulnerability.entity.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Asset, Vulnerability])],

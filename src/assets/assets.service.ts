@@ -6,11 +6,11 @@ import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSq
 import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
-import { Relation } from '../relations/relation.entity.js';
+import { Relation } from '../database/entities/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { runNamed, type ReadOptions } from '../database/sql-reads.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
-import { Asset } from './asset.entity.js';
+import { Asset } from '../database/entities/asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import { walksSortIndex } from './asset-search-plan.js';
@@ -22,7 +22,7 @@ import type { ServiceInput } from './dto/service-input.dto.js';
 import { toServiceResponse } from './dto/service-response.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
 import { toVulnerabilityResponse } from './dto/vulnerability-response.dto.js';
-import { Service } from './service.entity.js';
+import { Service } from '../database/entities/service.entity.js';
 import { v7 as uuidv7 } from 'uuid';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {

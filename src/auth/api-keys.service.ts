@@ -6,9 +6,9 @@ import type { ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
 import { API_KEY_PREFIX } from '../common/credentials.js';
 import { AppDataSource } from '../database/app-data-source.js';
-import { ApiKey } from './api-key.entity.js';
+import { ApiKey } from '../database/entities/api-key.entity.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
-import { User } from './user.entity.js';
+import { User } from '../database/entities/user.entity.js';
 
 /** `lastUsedAt` is written at most this often per key, to keep reads from turning into writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -5,7 +5,7 @@ import type { LoginResponse } from './dto/login-response.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
 import { PasswordService } from './password.service.js';
 import type { SessionTokenPayload } from './strategies/jwt.strategy.js';
-import type { User } from './user.entity.js';
+import type { User } from '../database/entities/user.entity.js';
 import { UsersService } from './users.service.js';
 
 @Injectable()

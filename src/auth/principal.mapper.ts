@@ -1,5 +1,5 @@
 import type { Principal } from '../common/principal.js';
-import type { User } from './user.entity.js';
+import type { User } from '../database/entities/user.entity.js';
 
 /** The request's caller, with the user's role as it stands now in the database. */
 export function toPrincipal(

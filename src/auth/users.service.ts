@@ -10,11 +10,11 @@ import { isUniqueViolation } from '../database/unique-violation.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
-import { Diagram } from '../diagrams/diagram.entity.js';
-import { ApiKey } from './api-key.entity.js';
+import { Diagram } from '../database/entities/diagram.entity.js';
+import { ApiKey } from '../database/entities/api-key.entity.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { PasswordService } from './password.service.js';
-import { User } from './user.entity.js';
+import { User } from '../database/entities/user.entity.js';
 
 /**
  * Checked in the same statement that writes, so that two requests cannot both pass it. On

@@ -8,8 +8,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
 import { In, LessThan, Repository } from 'typeorm';
 import { AppDataSource } from '../database/app-data-source.js';
-import { ChangeSet } from './change-set.entity.js';
-import { Change } from './change.entity.js';
+import { ChangeSet } from '../database/entities/change-set.entity.js';
+import { Change } from '../database/entities/change.entity.js';
 import { firstIdAt, ID_TIME_SLACK_MS } from './record-ids.js';
 
 /** Changes are kept this long. */

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Asset } from '../assets/asset.entity.js';
-import { Change } from './change.entity.js';
+import { Asset } from '../database/entities/asset.entity.js';
+import { Change } from '../database/entities/change.entity.js';
 import { ChangesRetention } from './changes-retention.service.js';
 import { ChangesController } from './changes.controller.js';
 import { ChangesService } from './changes.service.js';

@@ -1,13 +1,13 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
-import { Asset } from '../assets/asset.entity.js';
+import { Asset } from '../database/entities/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
 import { readArrays, runNamed } from '../database/sql-reads.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { ChangeSet } from './change-set.entity.js';
-import { Change, type ChangeRow } from './change.entity.js';
+import { ChangeSet } from '../database/entities/change-set.entity.js';
+import { Change, type ChangeRow } from '../database/entities/change.entity.js';
 import {
   afterColumn,
   keepCreationsSql,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Diagram } from './diagram.entity.js';
+import { Diagram } from '../database/entities/diagram.entity.js';
 import { DiagramsController } from './diagrams.controller.js';
 import { DiagramsService } from './diagrams.service.js';
 

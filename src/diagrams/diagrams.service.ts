@@ -7,7 +7,7 @@ import { ChangesService } from '../changes/changes.service.js';
 import type { Principal } from '../common/principal.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { Role, roleIncludes } from '../common/role.js';
-import { Diagram, DiagramVisibility } from './diagram.entity.js';
+import { Diagram, DiagramVisibility } from '../database/entities/diagram.entity.js';
 import type { CreateDiagramDto } from './dto/create-diagram.dto.js';
 import { toDiagramResponse } from './dto/diagram-response.dto.js';
 import type { ListDiagramsQueryDto } from './dto/list-diagrams-query.dto.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AssetsModule } from '../assets/assets.module.js';
-import { Relation } from '../relations/relation.entity.js';
+import { Relation } from '../database/entities/relation.entity.js';
 import { GraphController } from './graph.controller.js';
 import { GraphService } from './graph.service.js';
 

@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import type { AssetResponse } from '../assets/dto/asset-response.dto.js';
 import { AssetsService } from '../assets/assets.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
-import { Relation } from '../relations/relation.entity.js';
+import { Relation } from '../database/entities/relation.entity.js';
 import type { GraphQueryDto } from './dto/graph-query.dto.js';
 import type { GraphResponse } from './dto/graph-response.dto.js';
 import type { PathQueryDto } from './dto/path-query.dto.js';

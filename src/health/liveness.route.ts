@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { OperationObject } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { HealthService } from './health.service.js';
 
@@ -17,6 +17,15 @@ const RESPONSE_SCHEMA = {
   },
   required: ['status', 'message', 'version', 'uptime'],
 };
+
+/** The document with the liveness route in its place, before the readiness route. */
+export function addLivenessRoute(document: OpenAPIObject): OpenAPIObject {
+  const paths = Object.entries(document.paths);
+  const ready = paths.findIndex(([path]) => path.startsWith(`${LIVENESS_PATH}/`));
+  const liveness = { get: structuredClone(LIVENESS_OPERATION) };
+  paths.splice(ready < 0 ? paths.length : ready, 0, [LIVENESS_PATH, liveness]);
+  return { ...document, paths: Object.fromEntries(paths) };
+}
 
 /** Its entry in the OpenAPI document, which @nestjs/swagger builds from Nest's routes only. */
 export const LIVENESS_OPERATION: OperationObject = {

@@ -1,14 +1,8 @@
 import type { IngestResponse } from './dto/ingest-response.dto.js';
+import type { IngestRunOptions } from '../database/entities/ingestion-run.entity.js';
 import type { IngestSql } from './ingest-sql.js';
 
-/** What the ingestion reads from the body's options, for the run's record. */
-export interface IngestRunOptions {
-  format: 'json' | 'nmap' | 'nessus' | 'csv';
-  mode: 'merge' | 'replace' | 'append';
-  source: string | null;
-  deleteStale: boolean;
-  dryRun: boolean;
-}
+export type { IngestRunOptions };
 
 /** How the caller of IngestService (the runs layer) follows one run. */
 export interface IngestHooks {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { RunsModule } from '../runs/runs.module.js';
-import { IngestController } from './ingest.controller.js';
+import { IngestMetrics } from './ingest-metrics.service.js';
 import { IngestService } from './ingest.service.js';
 
-@Module({ imports: [RunsModule], controllers: [IngestController], providers: [IngestService] })
+/** The ingestion pipeline; its route, which records each run, is the runs module's. */
+@Module({ providers: [IngestService, IngestMetrics], exports: [IngestService] })
 export class IngestModule {}

@@ -17,7 +17,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
 import { BackgroundCheckpoints } from '../database/sqlite-checkpoint.js';
-import { IngestMetrics, type IngestRunLabels } from '../metrics/ingest-metrics.service.js';
+import { IngestMetrics, type IngestRunLabels } from './ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import type { IngestPayload } from './ingest-payload.js';
 import { openJsonInWorker } from './parse/json-worker.js';

@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DatabasePoolCollector } from './database-pool.collector.js';
 import { HttpMetricsHook } from './http-metrics.hook.js';
-import { IngestMetrics } from './ingest-metrics.service.js';
 import { MetricsServer } from './metrics.server.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -12,7 +11,7 @@ import { MetricsService } from './metrics.service.js';
  */
 @Global()
 @Module({
-  providers: [MetricsService, HttpMetricsHook, IngestMetrics, DatabasePoolCollector, MetricsServer],
-  exports: [IngestMetrics],
+  providers: [MetricsService, HttpMetricsHook, DatabasePoolCollector, MetricsServer],
+  exports: [MetricsService],
 })
 export class MetricsModule {}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Asset } from '../assets/asset.entity.js';
-import { Relation } from './relation.entity.js';
+import { Asset } from '../database/entities/asset.entity.js';
+import { Relation } from '../database/entities/relation.entity.js';
 import { RelationsController } from './relations.controller.js';
 import { RelationsService } from './relations.service.js';
 

@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
-import { Asset } from '../assets/asset.entity.js';
+import { Asset } from '../database/entities/asset.entity.js';
 import { updateChange, type ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -9,7 +9,8 @@ import { toRelationResponse } from './dto/relation-response.dto.js';
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
-import { Relation, RelationDirection } from './relation.entity.js';
+import { Relation } from '../database/entities/relation.entity.js';
+import { RelationDirection } from '../common/field-rules/inventory-values.js';
 import { v7 as uuidv7 } from 'uuid';
 
 export interface RelationPage {

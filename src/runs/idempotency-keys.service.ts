@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { LessThan, Repository } from 'typeorm';
 import type { Principal } from '../common/principal.js';
 import type { IngestSql } from '../ingest/ingest-sql.js';
-import { IdempotencyKey } from './idempotency-key.entity.js';
+import { IdempotencyKey } from '../database/entities/idempotency-key.entity.js';
 import { RunsService } from './runs.service.js';
 import { updateWithin } from './update-within.js';
 

@@ -2,14 +2,18 @@ import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap } fr
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { ApiKey } from '../auth/api-key.entity.js';
-import { actorOf } from '../common/actor-columns.js';
+import { ApiKey } from '../database/entities/api-key.entity.js';
+import { actorOf } from '../database/entities/actor-columns.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
 import type { IngestSql } from '../ingest/ingest-sql.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import type { ListRunsQueryDto } from './dto/list-runs-query.dto.js';
-import { IngestionRun, type RunStats, type RunStatus } from './ingestion-run.entity.js';
+import {
+  IngestionRun,
+  type RunStats,
+  type RunStatus,
+} from '../database/entities/ingestion-run.entity.js';
 import { RunInstance } from './run-instance.service.js';
 import { upsertWithin } from './update-within.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ApiKey } from '../../src/auth/api-key.entity.js';
+import { ApiKey } from '../../src/database/entities/api-key.entity.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const CREATED_FIELDS = ['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix'];

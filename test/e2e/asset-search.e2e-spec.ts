@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Asset } from '../../src/assets/asset.entity.js';
+import { Asset } from '../../src/database/entities/asset.entity.js';
 import { searchCondition } from '../../src/assets/assets.service.js';
 import { INGEST_PATH } from '../../src/ingest/ingest-route.js';
 import { TestApp, type ApiResponse } from '../support/test-app.js';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AssetSource } from '../../src/assets/asset-source.entity.js';
-import { Asset } from '../../src/assets/asset.entity.js';
-import { Vulnerability } from '../../src/assets/vulnerability.entity.js';
-import { Relation, RelationDirection } from '../../src/relations/relation.entity.js';
+import { AssetSource } from '../../src/database/entities/asset-source.entity.js';
+import { Asset } from '../../src/database/entities/asset.entity.js';
+import { Vulnerability } from '../../src/database/entities/vulnerability.entity.js';
+import { Relation } from '../../src/database/entities/relation.entity.js';
+import { RelationDirection } from '../../src/common/field-rules/inventory-values.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 
 const ASSET_KEYS = [

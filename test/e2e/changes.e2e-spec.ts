@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ChangeSet } from '../../src/changes/change-set.entity.js';
-import { Change } from '../../src/changes/change.entity.js';
+import { ChangeSet } from '../../src/database/entities/change-set.entity.js';
+import { Change } from '../../src/database/entities/change.entity.js';
 import { ChangesRetention } from '../../src/changes/changes-retention.service.js';
 import { ChangesService } from '../../src/changes/changes.service.js';
 import { RecordIds } from '../../src/changes/record-ids.js';

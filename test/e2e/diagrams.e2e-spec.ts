@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { Diagram } from '../../src/diagrams/diagram.entity.js';
+import { Diagram } from '../../src/database/entities/diagram.entity.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const MIB = 1024 * 1024;

@@ -65,7 +65,7 @@ describe('graph reads during an ingestion', () => {
     } finally {
       await lock.release();
     }
-    const ingested = (await ingestion);
+    const ingested = await ingestion;
     expect(ingested.status).toBe(200);
     expect(ingested.body.stats.assetsCreated).toBe(20_000);
   });

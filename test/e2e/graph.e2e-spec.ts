@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Asset } from '../../src/assets/asset.entity.js';
-import { Vulnerability } from '../../src/assets/vulnerability.entity.js';
-import { Relation, RelationDirection } from '../../src/relations/relation.entity.js';
+import { Asset } from '../../src/database/entities/asset.entity.js';
+import { Vulnerability } from '../../src/database/entities/vulnerability.entity.js';
+import { Relation } from '../../src/database/entities/relation.entity.js';
+import { RelationDirection } from '../../src/common/field-rules/inventory-values.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 /** [id, source, target, type, direction, protocol, toPorts] */

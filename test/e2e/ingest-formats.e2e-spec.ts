@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
+import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
 import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 

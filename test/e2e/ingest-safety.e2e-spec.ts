@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isoTimestamp } from '../../src/assets/asset-rows.js';
+import { isoTimestamp } from '../../src/database/timestamps.js';
 import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
+import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
 import { useIngestionApp, type IngestionApp } from '../support/ingest-helpers.js';
 import { scannerPayload } from '../support/payloads.js';
 import { testingPostgres } from '../support/test-database.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { Asset } from '../../src/assets/asset.entity.js';
-import { Relation, RelationDirection } from '../../src/relations/relation.entity.js';
+import { Asset } from '../../src/database/entities/asset.entity.js';
+import { Relation } from '../../src/database/entities/relation.entity.js';
+import { RelationDirection } from '../../src/common/field-rules/inventory-values.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const RELATION_KEYS = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
-import { IdempotencyKey } from '../../src/runs/idempotency-key.entity.js';
-import { IngestionRun } from '../../src/runs/ingestion-run.entity.js';
+import { IdempotencyKey } from '../../src/database/entities/idempotency-key.entity.js';
+import { IngestionRun } from '../../src/database/entities/ingestion-run.entity.js';
 import { holdIngestionLocks, ingestWithKey } from '../support/ingest-helpers.js';
 import { parseRawResponse, untilClosed } from '../support/raw-http.js';
 import { TestApp, expectErrorBody, type ApiResponse } from '../support/test-app.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
-import { INGEST_PATH } from '../../src/ingest/ingest.controller.js';
+import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
 import { POSTGRES_INGEST_LOCK } from '../../src/ingest/ingest.service.js';
 import { TestApp } from './test-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isoTimestamp, isoTimestampOrNull, type StoredAssetRow } from '../asset-rows.js';
-import { ASSET_ORIGINS, type AssetOrigin } from '../asset.entity.js';
+import { isoTimestamp, isoTimestampOrNull } from '../../database/timestamps.js';
+import type { StoredAssetRow } from '../asset-rows.js';
+import { ASSET_ORIGINS, type AssetOrigin } from '../../common/field-rules/inventory-values.js';
 import { ServiceResponse } from './service-response.dto.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 

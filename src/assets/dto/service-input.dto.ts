@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { fieldSchema } from '../../common/field-rules/field-rule.js';
 import { SERVICE_FIELDS } from '../../common/field-rules/inventory-fields.js';
-import type { ServiceProtocol } from '../service.entity.js';
+import type { ServiceProtocol } from '../../common/field-rules/inventory-values.js';
 
 /*
  * Documentation only: an entry of `services` is checked by readServiceList (through

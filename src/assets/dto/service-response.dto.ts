@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ServiceRow } from '../asset-rows.js';
-import { SERVICE_PROTOCOLS, type ServiceProtocol } from '../service.entity.js';
+import {
+  SERVICE_PROTOCOLS,
+  type ServiceProtocol,
+} from '../../common/field-rules/inventory-values.js';
 
 export class ServiceResponse {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 65535, example: 443 })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ApiKey } from '../api-key.entity.js';
+import type { ApiKey } from '../../database/entities/api-key.entity.js';
 
 export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid' })

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Role } from '../../common/role.js';
-import type { User } from '../user.entity.js';
+import type { User } from '../../database/entities/user.entity.js';
 
 /** A user, never with its password or hash. */
 export class UserResponse {

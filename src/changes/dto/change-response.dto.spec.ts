@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ChangeRow } from '../change.entity.js';
+import type { ChangeRow } from '../../database/entities/change.entity.js';
 import { toChangeJson } from './change-response.dto.js';
 
 describe('toChangeJson', () => {

@@ -1,13 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isoTimestamp } from '../../assets/asset-rows.js';
-import { RunActor } from '../../runs/dto/run-actor.dto.js';
+import { isoTimestamp } from '../../database/timestamps.js';
+import { RunActor } from '../../common/dto/run-actor.dto.js';
 import {
   CHANGE_ACTIONS,
   CHANGE_OBJECT_TYPES,
   type ChangeAction,
   type ChangeObjectType,
   type ChangeRow,
-} from '../change.entity.js';
+} from '../../database/entities/change.entity.js';
 
 /** One recorded write to one object. */
 export class ChangeResponse {

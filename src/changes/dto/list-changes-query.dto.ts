@@ -2,7 +2,10 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/dto/page-query.dto.js';
 import { IsText } from '../../common/validators/text.validator.js';
-import { CHANGE_OBJECT_TYPES, type ChangeObjectType } from '../change.entity.js';
+import {
+  CHANGE_OBJECT_TYPES,
+  type ChangeObjectType,
+} from '../../database/entities/change.entity.js';
 
 const TIMESTAMP = { strict: true, strictSeparator: true };
 

@@ -1,6 +1,6 @@
-import { MAX_ASSET_ID_LENGTH } from '../../assets/asset.entity.js';
-import { SERVICE_PROTOCOLS } from '../../assets/service.entity.js';
-import { RelationDirection } from '../../relations/relation.entity.js';
+import { MAX_ASSET_ID_LENGTH } from './inventory-values.js';
+import { SERVICE_PROTOCOLS } from './inventory-values.js';
+import { RelationDirection } from './inventory-values.js';
 import {
   dateRule,
   enumRule,

@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import type { ServiceProtocol } from '../../assets/service.entity.js';
+import type { ServiceProtocol } from './inventory-values.js';
 import { fieldProblem } from './field-rule.js';
 import { SERVICE_FIELDS } from './inventory-fields.js';
 

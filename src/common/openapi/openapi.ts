@@ -5,9 +5,6 @@ import {
   type OpenAPIObject,
   type ResponseObject,
 } from '@nestjs/swagger';
-import { LIVENESS_OPERATION, LIVENESS_PATH } from '../../health/liveness.route.js';
-import { addScannerBodies } from '../../ingest/dto/scanner-bodies.openapi.js';
-import { INGEST_PATH } from '../../ingest/ingest-route.js';
 import { BEARER_AUTH } from './api-error-responses.decorator.js';
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './headers.js';
 
@@ -43,15 +40,6 @@ const TAGS: [name: string, description: string][] = [
   ['changes', 'Change history: who changed what, when, through which request or run'],
 ];
 
-/** The routes registered on Fastify directly (LivenessRoute), in their place among the others. */
-function addFastifyRoutes(document: OpenAPIObject): OpenAPIObject {
-  const paths = Object.entries(document.paths);
-  const ready = paths.findIndex(([path]) => path.startsWith(`${LIVENESS_PATH}/`));
-  const liveness = { get: structuredClone(LIVENESS_OPERATION) };
-  paths.splice(ready < 0 ? paths.length : ready, 0, [LIVENESS_PATH, liveness]);
-  return { ...document, paths: Object.fromEntries(paths) };
-}
-
 /**
  * Headers written here once rather than on each route's responses: X-Request-Id on every
  * answer, and the rate-limit headers on every success of an authenticated route (it got past
@@ -76,9 +64,14 @@ function addCommonHeaders(document: OpenAPIObject): OpenAPIObject {
  * Serves the OpenAPI document of every route, built from the controllers' decorators: browsable
  * at /api/docs and as JSON at /api/docs-json. Both are registered on Fastify directly, outside
  * Nest's router, so AccessGuard does not apply: they are public (CONTRACT section 3). Call it
- * once the global prefix is set; the document is built on its first request.
+ * once the global prefix is set; the document is built on its first request. `complete` adds
+ * what the decorators cannot say (routes outside Nest's router, bodies other than JSON).
  */
-export function setupOpenApi(app: NestFastifyApplication, version: string): void {
+export function setupOpenApi(
+  app: NestFastifyApplication,
+  version: string,
+  complete: (document: OpenAPIObject) => OpenAPIObject,
+): void {
   const builder = new DocumentBuilder()
     .setTitle('Asset Map')
     .setDescription(DESCRIPTION)
@@ -98,14 +91,7 @@ export function setupOpenApi(app: NestFastifyApplication, version: string): void
   SwaggerModule.setup(
     DOCS_PATH,
     app,
-    () =>
-      addCommonHeaders(
-        addScannerBodies(
-          addFastifyRoutes(SwaggerModule.createDocument(app, config)),
-          // The document's paths are OpenAPI's ({id}); this one has no parameter.
-          INGEST_PATH,
-        ),
-      ),
+    () => addCommonHeaders(complete(SwaggerModule.createDocument(app, config))),
     {
       jsonDocumentUrl: DOCS_JSON_PATH,
       raw: ['json'],

@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import { IsJsonObject } from '../../common/validators/json-object.validator.js';
 import { SkipIfUndefined } from '../../common/validators/skip-if-undefined.validator.js';
 import { IsOptionalText, IsText } from '../../common/validators/text.validator.js';
-import { DiagramVisibility } from '../diagram.entity.js';
+import { DiagramVisibility } from '../../database/entities/diagram.entity.js';
 
 /** Largest accepted `content`, measured as its UTF-8 JSON serialization. */
 const MAX_CONTENT_BYTES = 1024 * 1024;

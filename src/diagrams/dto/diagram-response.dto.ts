@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Diagram } from '../diagram.entity.js';
+import type { Diagram } from '../../database/entities/diagram.entity.js';
 import {
   DiagramSummaryResponse,
   toDiagramSummaryResponse,

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DiagramVisibility, type Diagram } from '../diagram.entity.js';
+import { DiagramVisibility, type Diagram } from '../../database/entities/diagram.entity.js';
 
 /** A diagram as the list shows it: everything but `content`, which can be large. */
 export class DiagramSummaryResponse {

@@ -1,10 +1,10 @@
 import {
-  isoTimestamp,
   type AssetSourceRow,
   type ServiceRow,
   type StoredAssetRow,
   type VulnerabilityRow,
 } from '../../assets/asset-rows.js';
+import { isoTimestamp } from '../../database/timestamps.js';
 import { toAssetResponse } from '../../assets/dto/asset-response.dto.js';
 import { toServiceResponse } from '../../assets/dto/service-response.dto.js';
 import { toVulnerabilityResponse } from '../../assets/dto/vulnerability-response.dto.js';
@@ -16,7 +16,7 @@ import {
 } from '../../changes/change-origin.js';
 import { RecordIds } from '../../changes/record-ids.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
-import type { RelationDirection } from '../../relations/relation.entity.js';
+import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import {
   chunks,

@@ -6,7 +6,7 @@ import {
   VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
 import { ServiceInput } from '../../assets/dto/service-input.dto.js';
-import type { RelationDirection } from '../../relations/relation.entity.js';
+import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import { INGEST_MODES, type IngestMatchKey, type IngestMode } from '../ingest-payload.js';
 
 const MATCH_KEYS: IngestMatchKey[] = ['id', 'ip'];

@@ -1,5 +1,5 @@
 import { ConflictException } from '@nestjs/common';
-import type { AssetOrigin } from '../../assets/asset.entity.js';
+import type { AssetOrigin } from '../../common/field-rules/inventory-values.js';
 import type { RelationRow } from './ingest-plan.js';
 
 /** A stored asset deleteStale may touch, as the lookups read it. */

@@ -1,6 +1,6 @@
 import { Field } from '../../common/field-rules/field.decorator.js';
 import { RELATION_FIELDS } from '../../common/field-rules/inventory-fields.js';
-import type { RelationDirection } from '../relation.entity.js';
+import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 
 export class CreateRelationDto {
   @Field(RELATION_FIELDS.sourceAssetId)

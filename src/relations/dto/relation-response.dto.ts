@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RelationDirection, type Relation } from '../relation.entity.js';
+import { type Relation } from '../../database/entities/relation.entity.js';
+import { RelationDirection } from '../../common/field-rules/inventory-values.js';
 
 export class RelationResponse {
   @ApiProperty({ format: 'uuid' })

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/dto/page-query.dto.js';
 import { IsText } from '../../common/validators/text.validator.js';
-import { RUN_STATUSES, type RunStatus } from '../ingestion-run.entity.js';
+import { RUN_STATUSES, type RunStatus } from '../../database/entities/ingestion-run.entity.js';
 
 /** Query of GET /api/integrations/runs. */
 export class ListRunsQueryDto extends PageQueryDto {

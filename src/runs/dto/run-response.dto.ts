@@ -2,8 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IngestStats } from '../../ingest/dto/ingest-response.dto.js';
 import { INGEST_MODES } from '../../ingest/ingest-payload.js';
 import type { IngestRunOptions } from '../../ingest/ingest-hooks.js';
-import { RUN_STATUSES, type IngestionRun, type RunStatus } from '../ingestion-run.entity.js';
-import { RunActor } from './run-actor.dto.js';
+import {
+  RUN_STATUSES,
+  type IngestionRun,
+  type RunStatus,
+} from '../../database/entities/ingestion-run.entity.js';
+import { RunActor } from '../../common/dto/run-actor.dto.js';
 
 export const RUN_FORMATS: readonly IngestRunOptions['format'][] = ['json', 'nmap', 'nessus', 'csv'];
 

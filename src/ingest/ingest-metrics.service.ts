@@ -1,8 +1,8 @@
 import { HttpException, Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Counter, Histogram } from 'prom-client';
-import type { IngestMode } from '../ingest/ingest-payload.js';
-import { MetricsService } from './metrics.service.js';
+import type { IngestMode } from './ingest-payload.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 /** succeeded: stored; rejected: answered 4xx (bad payload, role, conflict); failed: 5xx. */
 export type IngestOutcome = 'succeeded' | 'rejected' | 'failed';

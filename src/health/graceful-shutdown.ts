@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HealthService } from '../../health/health.service.js';
+import { HealthService } from './health.service.js';
 
 /** Kubernetes kills the pod 30 s after SIGTERM by default; give up a little before that. */
 const HARD_LIMIT_MS = 28_000;

@@ -1,10 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-
-export const ASSET_ORIGINS = ['manual', 'ingest'] as const;
-export type AssetOrigin = (typeof ASSET_ORIGINS)[number];
-
-/** Ids are UUIDs through the API; ingestion may supply its own, up to this length. */
-export const MAX_ASSET_ID_LENGTH = 200;
+import {
+  MAX_ASSET_ID_LENGTH,
+  type AssetOrigin,
+} from '../../common/field-rules/inventory-values.js';
 
 @Entity('assets')
 // Default order of the list: creation time, ties broken by id.

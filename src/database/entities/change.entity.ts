@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { MAX_ASSET_ID_LENGTH } from '../assets/asset.entity.js';
+import { MAX_ASSET_ID_LENGTH } from '../../common/field-rules/inventory-values.js';
 
 export type ChangeAction = 'create' | 'update' | 'delete';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];

@@ -1,6 +1,14 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import { ActorColumns } from '../common/actor-columns.js';
-import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
+import { ActorColumns } from './actor-columns.js';
+
+/** What the ingestion reads from the body's options, for the run's record. */
+export interface IngestRunOptions {
+  format: 'json' | 'nmap' | 'nessus' | 'csv';
+  mode: 'merge' | 'replace' | 'append';
+  source: string | null;
+  deleteStale: boolean;
+  dryRun: boolean;
+}
 
 export type RunStatus = 'running' | 'succeeded' | 'rejected' | 'failed';
 

@@ -8,12 +8,8 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { Asset } from '../assets/asset.entity.js';
-
-export enum RelationDirection {
-  Bi = 'bi',
-  Mono = 'mono',
-}
+import { RelationDirection } from '../../common/field-rules/inventory-values.js';
+import { Asset } from './asset.entity.js';
 
 @Entity('relations')
 // Ingestion matches relations on (source, target, type); the list filters on either end.

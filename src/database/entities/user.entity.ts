@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { Role } from '../common/role.js';
+import { Role } from '../../common/role.js';
 
 @Entity('users')
 export class User {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Who ran an ingestion, as it was then. */
+/** Who wrote (ran an ingestion, made a change), as it was then. */
 export class RunActor {
   @ApiProperty({ format: 'uuid', example: '01936f0d-2b4c-7d1e-8f3a-5c7e9a1b3d5f' })
   userId: string;

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { loadConfig } from '../config/app-config.js';
 import { IngestMetrics, ingestOutcomeOf } from './ingest-metrics.service.js';
-import { MetricsService } from './metrics.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 describe('ingestOutcomeOf', () => {
   it.each([

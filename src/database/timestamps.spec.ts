@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isoTimestamp, isoTimestampOrNull } from './asset-rows.js';
+import { isoTimestamp, isoTimestampOrNull } from './timestamps.js';
 
 describe('isoTimestamp', () => {
   it('rewrites the UTC text TypeORM and ingestion store in SQLite', () => {

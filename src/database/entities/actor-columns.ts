@@ -1,5 +1,5 @@
 import { Column } from 'typeorm';
-import type { Principal } from './principal.js';
+import type { Principal } from '../../common/principal.js';
 
 /**
  * Who wrote, as stored beside what they wrote (an ingestion run, a change set): the actor as it

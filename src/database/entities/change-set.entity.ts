@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { ActorColumns } from '../common/actor-columns.js';
+import { ActorColumns } from './actor-columns.js';
 
 /**
  * One write's origin, shared by every record it made: who wrote, through which request and,

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { User } from '../auth/user.entity.js';
+import { User } from './user.entity.js';
 
 export enum DiagramVisibility {
   Private = 'private',

@@ -1,8 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { ServiceProtocol } from '../../common/field-rules/inventory-values.js';
 import { Asset } from './asset.entity.js';
-
-export const SERVICE_PROTOCOLS = ['tcp', 'udp', 'sctp'] as const;
-export type ServiceProtocol = (typeof SERVICE_PROTOCOLS)[number];
 
 /**
  * A network service an asset exposes, at most one per (port, protocol); the asset's list is

@@ -28,18 +28,18 @@ import {
 } from '../common/openapi/api-error-responses.decorator.js';
 import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
-import { IngestRequestDto } from './dto/ingest-request.dto.js';
-import { IngestResponse } from './dto/ingest-response.dto.js';
-import { IngestService, type IngestForm } from './ingest.service.js';
-import { SCANNER_MEDIA_TYPES } from './ingest-route.js';
+import { IngestRequestDto } from '../ingest/dto/ingest-request.dto.js';
+import { IngestResponse } from '../ingest/dto/ingest-response.dto.js';
+import { IngestService, type IngestForm } from '../ingest/ingest.service.js';
+import { SCANNER_MEDIA_TYPES } from '../ingest/ingest-route.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   KEPT_ANSWER_HOURS,
   REPLAYED_HEADER,
-} from '../runs/idempotency-keys.service.js';
-import { IngestionRecorder } from '../runs/ingestion-recorder.service.js';
+} from './idempotency-keys.service.js';
+import { IngestionRecorder } from './ingestion-recorder.service.js';
 
-export { INGEST_PATH } from './ingest-route.js';
+export { INGEST_PATH } from '../ingest/ingest-route.js';
 const INGEST_MEDIA_TYPES: MediaTypesConfig = {
   mediaTypes: ['application/json', ...SCANNER_MEDIA_TYPES],
 };
