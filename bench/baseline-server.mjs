@@ -23,6 +23,10 @@ const graph = graphQueries(
   db,
   await import('../dist/graph/graph-sql.js'),
   await import('../dist/graph/graph-walks.js'),
+  // Only its SQL is asked for: no data source, no file behind it.
+  db.kind === 'postgres'
+    ? new (await import('../dist/database/postgres/postgres.dialect.js')).PostgresDialect({})
+    : new (await import('../dist/database/sqlite/sqlite.dialect.js')).SqliteDialect(''),
 );
 app.get('/api/assets/:id/graph', async (request) =>
   graph.neighbourhood(request.params.id, Number(request.query.depth ?? 1)),

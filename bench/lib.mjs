@@ -194,10 +194,11 @@ async function rowsByIds(db, table, ids) {
 
 /**
  * The graph routes as the service answers them, through the raw driver: the walk's SQL (`sql`:
- * the built service's dist/graph/graph-sql.js, `walks`: its dist/graph/graph-walks.js), then
- * the assets and relations it found, shaped as the API answers them.
+ * the built service's dist/graph/graph-sql.js, `walks`: its dist/graph/graph-walks.js, with
+ * `dialect`, its Dialect for the database), then the assets and relations it found, shaped as
+ * the API answers them.
  */
-export function graphQueries(db, sql, walks) {
+export function graphQueries(db, sql, walks, dialect) {
   const postgres = db.kind === 'postgres';
   const prepared = new Map();
   // :named parameters: better-sqlite3 binds them as they are; pg takes $1, $2... (not ::casts).
@@ -246,7 +247,7 @@ export function graphQueries(db, sql, walks) {
     },
     async reachable(start, maxDepth, port) {
       const hops = walks.hopsById(
-        await run(sql.reachableAssets(postgres, false), { start, maxDepth, port }),
+        await run(sql.reachableAssets(dialect, false), { start, maxDepth, port }),
       );
       hops.delete(start);
       return (await assets([...hops.keys()]))

@@ -1,8 +1,8 @@
 // Online backup of the SQLite database (`node dist/backup.js <target file>`), safe while the
 // service runs: SQLite's backup API copies a consistent snapshot, WAL content included.
-import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { readConfig } from './config/read-config.js';
+import { backUpSqlite } from './database/sqlite/sqlite-backup.js';
 
 const target = process.argv[2];
 const config = readConfig();
@@ -22,14 +22,10 @@ if (existsSync(target)) {
   console.error(`${target} exists already; choose a new file`);
   process.exit(1);
 }
-// Not read-only: reading a WAL database may need to create its shared-memory file.
-const database = new Database(config.database.file, { fileMustExist: true, timeout: 10_000 });
 try {
-  const { totalPages } = await database.backup(target);
-  console.log(`Backed up ${config.database.file} to ${target} (${totalPages} pages)`);
+  const pages = await backUpSqlite(config.database.file, target);
+  console.log(`Backed up ${config.database.file} to ${target} (${pages} pages)`);
 } catch (error) {
   console.error(`Backup failed: ${(error as Error).message}`);
   process.exitCode = 1;
-} finally {
-  database.close();
 }

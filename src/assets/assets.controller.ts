@@ -31,7 +31,7 @@ import {
 import { NEXT_LINK_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
 import { AssetsService } from './assets.service.js';
-import type { ChangeOrigin } from '../changes/change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { Origin } from '../changes/change-origin.decorator.js';
 import { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { AssetResponse } from './dto/asset-response.dto.js';

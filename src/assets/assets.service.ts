@@ -3,8 +3,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Repository, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
-import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
-import { ChangesService } from '../changes/changes.service.js';
+import { type ChangeInput, type ChangeOrigin } from '../database/history/change-origin.js';
+import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../database/entities/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -14,7 +14,10 @@ import { Asset } from '../database/entities/asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import { walksSortIndex } from './asset-search-plan.js';
-import { SEARCH_MATCHES_TABLE, SqliteSearchMatches } from './sqlite-search-matches.js';
+import {
+  SEARCH_MATCHES_TABLE,
+  SqliteSearchMatches,
+} from '../database/sqlite/sqlite-search-matches.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
@@ -93,6 +96,8 @@ const HAS_SERVICE =
 // Rows of one multi-row insert: 6 values each, well within either database's parameter limit.
 const SERVICES_PER_INSERT = 1000;
 
+const assetNotFound = (id: string) => new NotFoundException(`asset ${id} not found`);
+
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -146,7 +151,7 @@ export class AssetsService {
   constructor(
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
     @InjectDataSource() private readonly dataSource: AppDataSource,
-    private readonly history: ChangesService,
+    private readonly writer: InventoryWriter,
   ) {
     this.database = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
     this.byAssetIds = byAssetIds(this.database);
@@ -314,15 +319,11 @@ export class AssetsService {
       updatedAt: now,
     });
     // The asset, its services and the change record land together.
-    return this.dataSource.transact(async (manager) => {
+    return this.writer.create(origin, 'asset', async ({ manager }) => {
       await manager.getRepository(Asset).insert(asset);
       await this.runAll(manager, this.insertServices(asset.id, dto.services ?? []));
       // Read back, so that every answer comes from a stored row through the one mapper.
-      const created = await this.read(asset.id, manager);
-      await this.history.record(manager, origin, [
-        { action: 'create', objectType: 'asset', objectId: asset.id, before: null, after: created },
-      ]);
-      return created;
+      return (await this.find(asset.id, manager))!;
     });
   }
 
@@ -336,54 +337,68 @@ export class AssetsService {
     if (dto.risk_score !== undefined) changes.riskScore = dto.risk_score;
     if (dto.site !== undefined) changes.site = dto.site;
     if (dto.os_version !== undefined) changes.osVersion = dto.os_version;
-    return this.dataSource.transact(async (manager) => {
-      const before = await this.read(id, manager);
-      await this.history.keepCreations(manager, 'asset', [id]);
-      await manager.getRepository(Asset).update({ id }, changes);
-      // Present, the list replaces the stored one: both land with the asset's update, or neither.
-      if (dto.services !== undefined) {
-        await manager.getRepository(Service).delete({ assetId: id });
-        await this.runAll(manager, this.insertServices(id, dto.services));
-      }
-      const after = await this.read(id, manager);
-      await this.history.record(manager, origin, updateChange('asset', id, before, after));
-      return after;
-    });
+    const updated = await this.writer.update(
+      origin,
+      'asset',
+      id,
+      ({ manager }) => this.find(id, manager),
+      async ({ manager }) => {
+        await manager.getRepository(Asset).update({ id }, changes);
+        // Present, the list replaces the stored one: both land with the asset's update, or neither.
+        if (dto.services !== undefined) {
+          await manager.getRepository(Service).delete({ assetId: id });
+          await this.runAll(manager, this.insertServices(id, dto.services));
+        }
+      },
+    );
+    if (updated === null) throw assetNotFound(id);
+    return updated;
   }
 
   /** Its vulnerabilities and every relation touching it go with it, by foreign key. */
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
-    await this.dataSource.transact(async (manager) => {
-      const before = await this.read(id, manager);
-      // Read first, so that the relations the cascade deletes are recorded too.
-      const relations = this.history.enabled
-        ? await manager
-            .getRepository(Relation)
-            .find({ where: [{ sourceAssetId: id }, { targetAssetId: id }], order: { id: 'ASC' } })
-        : [];
-      await this.history.keepRelationCreationsOf(manager, [id]);
-      await this.history.keepCreations(manager, 'asset', [id]);
-      await manager.getRepository(Asset).delete({ id });
-      await this.history.record(manager, origin, [
-        ...relations.map((relation): ChangeInput => ({
-          action: 'delete',
-          objectType: 'relation',
-          objectId: relation.id,
-          before: toRelationResponse(relation),
-          after: null,
-        })),
-        { action: 'delete', objectType: 'asset', objectId: id, before, after: null },
-      ]);
-    });
+    const removed = await this.writer.remove(
+      origin,
+      'asset',
+      id,
+      ({ manager }) => this.find(id, manager),
+      async (unit) => {
+        const { manager } = unit;
+        // Read first, so that the relations the cascade deletes are recorded too.
+        const relations = unit.recording
+          ? await manager
+              .getRepository(Relation)
+              .find({ where: [{ sourceAssetId: id }, { targetAssetId: id }], order: { id: 'ASC' } })
+          : [];
+        await manager.getRepository(Asset).delete({ id });
+        unit.record(
+          ...relations.map((relation): ChangeInput => ({
+            action: 'delete',
+            objectType: 'relation',
+            objectId: relation.id,
+            before: toRelationResponse(relation),
+            after: null,
+          })),
+        );
+      },
+    );
+    if (removed === null) throw assetNotFound(id);
   }
 
   /** The asset's answer, as `manager` (a transaction's, or the service's) sees it; else 404. */
-  private async read(id: string, manager = this.assets.manager): Promise<AssetResponse> {
+  private async read(id: string): Promise<AssetResponse> {
+    const asset = await this.find(id);
+    if (asset === null) throw assetNotFound(id);
+    return asset;
+  }
+
+  /** The asset's answer, as `manager` (a transaction's, or the service's) sees it, if any. */
+  private async find(id: string, manager = this.assets.manager): Promise<AssetResponse | null> {
     const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager, {
       prepared: 'asset',
       timestampsAsText: true,
     });
-    if (!row) throw new NotFoundException(`asset ${id} not found`);
+    if (!row) return null;
     const [asset] = await this.withDetails([row], manager);
     return asset;
   }

@@ -1,11 +1,10 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
-import type { ChangeOrigin } from '../changes/change-origin.js';
-import { ChangesService } from '../changes/changes.service.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
+import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { API_KEY_PREFIX } from '../common/credentials.js';
-import { AppDataSource } from '../database/app-data-source.js';
 import { ApiKey } from '../database/entities/api-key.entity.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { User } from '../database/entities/user.entity.js';
@@ -29,8 +28,7 @@ export interface AuthenticatedKey {
 export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
-    @InjectDataSource() private readonly dataSource: AppDataSource,
-    private readonly history: ChangesService,
+    private readonly writer: InventoryWriter,
   ) {}
 
   /** Creates a key for the user; the returned secret is never stored and cannot be shown again. */
@@ -53,17 +51,16 @@ export class ApiKeysService {
       lastUsedAt: null,
       createdAt: new Date(),
     });
-    await this.dataSource.transact(async (manager) => {
+    await this.writer.write(origin, async (unit) => {
+      const { manager } = unit;
       await manager.getRepository(ApiKey).insert(apiKey);
-      await this.history.record(manager, origin, [
-        {
-          action: 'create',
-          objectType: 'apiKey',
-          objectId: apiKey.id,
-          before: null,
-          after: toApiKeyResponse(apiKey),
-        },
-      ]);
+      unit.record({
+        action: 'create',
+        objectType: 'apiKey',
+        objectId: apiKey.id,
+        before: null,
+        after: toApiKeyResponse(apiKey),
+      });
     });
     return { apiKey, key };
   }
@@ -75,20 +72,19 @@ export class ApiKeysService {
   /** Deletes one of the user's keys; another user's key is reported as not found. */
   async revoke(origin: ChangeOrigin, id: string): Promise<void> {
     const userId = origin.caller.userId;
-    await this.dataSource.transact(async (manager) => {
+    await this.writer.write(origin, async (unit) => {
+      const { manager } = unit;
       const apiKeys = manager.getRepository(ApiKey);
       const before = await apiKeys.findOneBy({ id, userId });
       if (!before) throw new NotFoundException(`API key ${id} not found`);
       await apiKeys.delete({ id, userId });
-      await this.history.record(manager, origin, [
-        {
-          action: 'delete',
-          objectType: 'apiKey',
-          objectId: id,
-          before: toApiKeyResponse(before),
-          after: null,
-        },
-      ]);
+      unit.record({
+        action: 'delete',
+        objectType: 'apiKey',
+        objectId: id,
+        before: toApiKeyResponse(before),
+        after: null,
+      });
     });
   }
 

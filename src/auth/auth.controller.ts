@@ -1,4 +1,4 @@
-import type { ChangeOrigin } from '../changes/change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { Origin } from '../changes/change-origin.decorator.js';
 import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';

@@ -1,4 +1,4 @@
-import type { ChangeOrigin } from '../changes/change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { LoginResponse } from './dto/login-response.dto.js';

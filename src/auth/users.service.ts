@@ -1,11 +1,15 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
-import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
-import { ChangesService } from '../changes/changes.service.js';
+import {
+  updateChange,
+  type ChangeInput,
+  type ChangeOrigin,
+} from '../database/history/change-origin.js';
+import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { Role } from '../common/role.js';
-import { AppDataSource } from '../database/app-data-source.js';
+import { Dialect } from '../database/dialect/dialect.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
@@ -21,8 +25,8 @@ import { User } from '../database/entities/user.entity.js';
  * PostgreSQL the admin rows are locked first, or two admins deleting each other at once would
  * each still count two; SQLite runs one write at a time and has no FOR UPDATE.
  */
-function notLastAdmin(postgres: boolean): string {
-  const admins = `SELECT id FROM users WHERE role = :admin${postgres ? ' FOR UPDATE' : ''}`;
+function notLastAdmin(dialect: Dialect): string {
+  const admins = `SELECT id FROM users WHERE role = :admin ${dialect.lockRows}`;
   return `(role <> :admin OR (SELECT COUNT(*) FROM (${admins}) admins) > 1)`;
 }
 
@@ -36,10 +40,10 @@ export class UsersService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly passwords: PasswordService,
-    @InjectDataSource() private readonly dataSource: AppDataSource,
-    private readonly history: ChangesService,
+    private readonly writer: InventoryWriter,
+    dialect: Dialect,
   ) {
-    this.notLastAdmin = notLastAdmin(users.manager.connection.options.type === 'postgres');
+    this.notLastAdmin = notLastAdmin(dialect);
   }
 
   findById(id: string): Promise<User | null> {
@@ -94,17 +98,16 @@ export class UsersService {
       updatedAt: now,
     });
     try {
-      await this.dataSource.transact(async (manager) => {
+      await this.writer.write(origin, async (unit) => {
+        const { manager } = unit;
         await manager.getRepository(User).insert(user);
-        await this.history.record(manager, origin, [
-          {
-            action: 'create',
-            objectType: 'user',
-            objectId: user.id,
-            before: null,
-            after: toUserResponse(user),
-          },
-        ]);
+        unit.record({
+          action: 'create',
+          objectType: 'user',
+          objectId: user.id,
+          before: null,
+          after: toUserResponse(user),
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictException('email is already in use');
@@ -122,7 +125,8 @@ export class UsersService {
       // A password set by an admin ends the user's sessions, as a change by the user does.
       changes.tokenVersion = () => 'token_version + 1';
     }
-    return this.dataSource.transact(async (manager) => {
+    return this.writer.write(origin, async (unit) => {
+      const { manager } = unit;
       const users = manager.getRepository(User);
       const before = await users.findOneBy({ id });
       if (!before) throw new NotFoundException(`user ${id} not found`);
@@ -134,17 +138,14 @@ export class UsersService {
       if (!result.affected)
         throw new ConflictException('the last admin cannot lose the admin role');
       const after = (await users.findOneBy({ id }))!;
-      await this.history.record(
-        manager,
-        origin,
-        userChange(before, after, dto.password !== undefined),
-      );
+      unit.record(...userChange(before, after, dto.password !== undefined));
       return after;
     });
   }
 
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
-    await this.dataSource.transact(async (manager) => {
+    await this.writer.write(origin, async (unit) => {
+      const { manager } = unit;
       const users = manager.getRepository(User);
       const before = await users.findOneBy({ id });
       if (!before) throw new NotFoundException(`user ${id} not found`);
@@ -163,7 +164,7 @@ export class UsersService {
         .andWhere(this.notLastAdmin, { admin: Role.Admin })
         .execute();
       if (!result.affected) throw new ConflictException('the last admin cannot be deleted');
-      await this.history.record(manager, origin, [
+      unit.record(
         ...keys.map((key): ChangeInput => ({
           action: 'delete',
           objectType: 'apiKey',
@@ -185,7 +186,7 @@ export class UsersService {
           before: toUserResponse(before),
           after: null,
         },
-      ]);
+      );
     });
   }
 
@@ -193,7 +194,8 @@ export class UsersService {
   async setPassword(origin: ChangeOrigin, password: string): Promise<void> {
     const id = origin.caller.userId;
     const passwordHash = await this.passwords.hash(password);
-    await this.dataSource.transact(async (manager) => {
+    await this.writer.write(origin, async (unit) => {
+      const { manager } = unit;
       const users = manager.getRepository(User);
       const before = await users.findOneBy({ id });
       if (!before) return;
@@ -204,7 +206,7 @@ export class UsersService {
         .where('id = :id', { id })
         .execute();
       const after = (await users.findOneBy({ id }))!;
-      await this.history.record(manager, origin, userChange(before, after, true));
+      unit.record(...userChange(before, after, true));
     });
   }
 }

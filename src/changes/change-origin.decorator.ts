@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../common/principal.js';
-import type { ChangeOrigin } from './change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 
 /** The request's caller and id, for the change records of the writes it makes. */
 export const Origin = createParamDecorator(

@@ -10,7 +10,7 @@ import { In, LessThan, Repository } from 'typeorm';
 import { AppDataSource } from '../database/app-data-source.js';
 import { ChangeSet } from '../database/entities/change-set.entity.js';
 import { Change } from '../database/entities/change.entity.js';
-import { firstIdAt, ID_TIME_SLACK_MS } from './record-ids.js';
+import { firstIdAt, ID_TIME_SLACK_MS } from '../database/history/record-ids.js';
 
 /** Changes are kept this long. */
 export const CHANGE_RETENTION_DAYS = 90;

@@ -1,23 +1,16 @@
 import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type EntityManager } from 'typeorm';
+import { Repository } from 'typeorm';
 import { Asset } from '../database/entities/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import type { AppConfig } from '../config/app-config.js';
-import { readArrays, runNamed } from '../database/sql-reads.js';
+import { readArrays } from '../database/sql-reads.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { ChangeSet } from '../database/entities/change-set.entity.js';
+import { Dialect } from '../database/dialect/dialect.js';
 import { Change, type ChangeRow } from '../database/entities/change.entity.js';
-import {
-  afterColumn,
-  keepCreationsSql,
-  relationsOfAssets,
-  type CreatedObjectType,
-  type SqlDialect,
-} from './creation-sql.js';
-import { changeSetOf, type ChangeInput, type ChangeOrigin } from './change-origin.js';
+import { afterColumn } from '../database/history/creation-sql.js';
 import type { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
-import { firstIdAt, ID_TIME_SLACK_MS, RecordIds } from './record-ids.js';
+import { firstIdAt, ID_TIME_SLACK_MS } from '../database/history/record-ids.js';
 
 // The lists are read on every history page: their queries are written out rather than built
 // by TypeORM, whose query building costs more than running them (each an index range scan).
@@ -35,7 +28,7 @@ const IN_SETS_OF = (column: string, parameter: string) =>
   `c.change_set_id IN (SELECT id FROM change_sets WHERE ${column} = :${parameter})`;
 
 /** The change queries of one database. */
-function changeQueries(dialect: SqlDialect) {
+function changeQueries(dialect: Dialect) {
   const select = `SELECT ${COLUMNS}, ${afterColumn(dialect, 'c')}`;
   return {
     select: `${select} ${WITH_SETS}`,
@@ -55,89 +48,18 @@ export interface ChangePage {
   total: number;
 }
 
-// Rows of one multi-row insert: 8 values each, well within either database's parameter limit.
-const CHANGES_PER_INSERT = 500;
-
-/** A change row's values, for a write of `input` at `time` whose origin is `changeSetId`. */
-export function changeRow(id: string, changeSetId: number, input: ChangeInput, time: Date): Change {
-  return {
-    id,
-    time,
-    action: input.action,
-    objectType: input.objectType,
-    objectId: input.objectId,
-    changeSetId,
-    before: input.before === null ? null : JSON.stringify(input.before),
-    after: input.after === null ? null : JSON.stringify(input.after),
-  };
-}
-
-/** The change history: its records, written in the writes' own transactions, and its lists. */
+/** The change history's lists (InventoryWriter writes its records, in the writes' transactions). */
 @Injectable()
 export class ChangesService {
-  private readonly dialect: SqlDialect;
   private readonly queries: ReturnType<typeof changeQueries>;
 
   constructor(
     @InjectRepository(Change) private readonly changes: Repository<Change>,
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dialect: Dialect,
   ) {
-    this.dialect = changes.manager.connection.options.type === 'postgres' ? 'postgres' : 'sqlite';
     this.queries = changeQueries(this.dialect);
-  }
-
-  /** Whether writes record their changes (always, but in a bench measuring their cost). */
-  get enabled(): boolean {
-    return this.config.changeHistory;
-  }
-
-  /**
-   * Records `inputs` through `manager`, the write's transaction, so that they share its fate.
-   * `origin` null: a write of the service's own at start-up, by no request, is not recorded.
-   */
-  async record(
-    manager: EntityManager,
-    origin: ChangeOrigin | null,
-    inputs: ChangeInput[],
-  ): Promise<void> {
-    if (!this.enabled || origin === null || inputs.length === 0) return;
-    const time = new Date();
-    const inserted = await manager.insert(ChangeSet, changeSetOf(origin));
-    const changeSetId = Number(inserted.identifiers[0].id);
-    const ids = new RecordIds(time);
-    const rows = inputs.map((input) => changeRow(ids.next(), changeSetId, input, time));
-    for (let start = 0; start < rows.length; start += CHANGES_PER_INSERT) {
-      await manager
-        .createQueryBuilder()
-        .insert()
-        .into(Change)
-        .values(rows.slice(start, start + CHANGES_PER_INSERT))
-        .execute();
-    }
-  }
-
-  /**
-   * Before a write changes or deletes these objects (through `manager`, its transaction): their
-   * creation records kept without a copy, by an ingestion, get one (creation-sql.ts).
-   */
-  async keepCreations(
-    manager: EntityManager,
-    objectType: CreatedObjectType,
-    ids: string[],
-  ): Promise<void> {
-    if (!this.enabled || ids.length === 0) return;
-    await this.run(keepCreationsSql(this.dialect, objectType, 'IN (:...ids)'), { ids }, manager);
-  }
-
-  /** keepCreations for the relations from or to these assets, before they are deleted. */
-  async keepRelationCreationsOf(manager: EntityManager, assetIds: string[]): Promise<void> {
-    if (!this.enabled || assetIds.length === 0) return;
-    await this.run(
-      keepCreationsSql(this.dialect, 'relation', relationsOfAssets('IN (:...ids)')),
-      { ids: assetIds },
-      manager,
-    );
   }
 
   /** One page, newest first, and the filtered total. */
@@ -216,14 +138,5 @@ export class ChangesService {
     prepared?: string,
   ): Promise<unknown[][]> {
     return readArrays(this.changes.manager.connection, sql, parameters, prepared);
-  }
-
-  /** runNamed, through the service's own manager unless a transaction's is given. */
-  private run<T>(
-    sql: string,
-    parameters: Record<string, unknown>,
-    manager = this.changes.manager,
-  ): Promise<T[]> {
-    return runNamed<T>(manager, sql, parameters);
   }
 }

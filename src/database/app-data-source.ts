@@ -3,8 +3,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, type EntityManager, type Migration } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import { AsyncLock } from './async-lock.js';
+import type { Dialect } from './dialect/dialect.js';
+import { PostgresDialect } from './postgres/postgres.dialect.js';
+import { SqliteDialect } from './sqlite/sqlite.dialect.js';
 import { removePrivateDatabase } from './database-options.js';
-import { SqliteWriteGate } from './sqlite-write-gate.subscriber.js';
+import { SqliteWriteGate } from './sqlite/sqlite-write-gate.subscriber.js';
 
 // Any constant not used by another advisory lock of the service (ingestion uses 7402151001).
 const MIGRATION_LOCK_ID = 7402151000;
@@ -22,6 +25,12 @@ export class AppDataSource extends DataSource {
    * (SqliteWriteGate).
    */
   readonly exclusiveWrites = new AsyncLock();
+
+  /** What differs between the two databases, for this one. */
+  readonly dialect: Dialect =
+    this.options.type === 'postgres'
+      ? new PostgresDialect(this)
+      : new SqliteDialect(this.options.database as string);
 
   /**
    * Applies pending migrations. On PostgreSQL, replicas starting together (or a migration Job

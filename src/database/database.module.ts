@@ -1,9 +1,12 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { AppDataSource } from './app-data-source.js';
 import { databaseOptions } from './database-options.js';
+import { Dialect } from './dialect/dialect.js';
+import { InventoryWriter } from './writer/inventory-writer.js';
 
+@Global()
 @Module({})
 export class DatabaseModule {
   /**
@@ -33,6 +36,15 @@ export class DatabaseModule {
           },
         }),
       ],
+      providers: [
+        {
+          provide: Dialect,
+          useFactory: (dataSource: AppDataSource) => dataSource.dialect,
+          inject: [getDataSourceToken()],
+        },
+        InventoryWriter,
+      ],
+      exports: [Dialect, InventoryWriter],
     };
   }
 }

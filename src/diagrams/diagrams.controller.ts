@@ -31,7 +31,7 @@ import { TOTAL_COUNT_HEADER } from '../common/openapi/headers.js';
 import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
 import { DiagramsService } from './diagrams.service.js';
-import type { ChangeOrigin } from '../changes/change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { Origin } from '../changes/change-origin.decorator.js';
 import { CreateDiagramDto } from './dto/create-diagram.dto.js';
 import { DiagramResponse, toDiagramResponse } from './dto/diagram-response.dto.js';

@@ -1,11 +1,10 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity, type SelectQueryBuilder } from 'typeorm';
-import { updateChange, type ChangeOrigin } from '../changes/change-origin.js';
-import { ChangesService } from '../changes/changes.service.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
+import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import type { Principal } from '../common/principal.js';
-import { AppDataSource } from '../database/app-data-source.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { Diagram, DiagramVisibility } from '../database/entities/diagram.entity.js';
 import type { CreateDiagramDto } from './dto/create-diagram.dto.js';
@@ -41,8 +40,7 @@ function notFound(id: string): NotFoundException {
 export class DiagramsService {
   constructor(
     @InjectRepository(Diagram) private readonly diagrams: Repository<Diagram>,
-    @InjectDataSource() private readonly dataSource: AppDataSource,
-    private readonly history: ChangesService,
+    private readonly writer: InventoryWriter,
   ) {}
 
   /** The caller's own diagrams and the public ones (all of them for an admin), oldest first. */
@@ -81,17 +79,9 @@ export class DiagramsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.dataSource.transact(async (manager) => {
+    await this.writer.create(origin, 'diagram', async ({ manager }) => {
       await manager.getRepository(Diagram).insert(diagram);
-      await this.history.record(manager, origin, [
-        {
-          action: 'create',
-          objectType: 'diagram',
-          objectId: diagram.id,
-          before: null,
-          after: toDiagramResponse(diagram),
-        },
-      ]);
+      return toDiagramResponse(diagram);
     });
     return diagram;
   }
@@ -104,46 +94,51 @@ export class DiagramsService {
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.visibility !== undefined) changes.visibility = dto.visibility;
     if (dto.content !== undefined) changes.content = JSON.stringify(dto.content);
-    return this.dataSource.transact(async (manager) => {
-      const diagrams = manager.getRepository(Diagram);
-      const before = await diagrams.findOneBy({ id });
-      const query = diagrams
-        .createQueryBuilder()
-        .update(Diagram)
-        .set(changes)
-        .where('id = :id', { id });
-      if (!roleIncludes(caller.role, Role.Admin)) query.andWhere(OWNED, { userId: caller.userId });
-      // Nothing written: the diagram was deleted (or given away) between the check and the write.
-      if (!before || !(await query.execute()).affected) throw notFound(id);
-      const after = (await diagrams.findOneBy({ id }))!;
-      await this.history.record(
-        manager,
-        origin,
-        updateChange('diagram', id, toDiagramResponse(before), toDiagramResponse(after)),
-      );
-      return after;
-    });
+    let after: Diagram | null = null;
+    const updated = await this.writer.update(
+      origin,
+      'diagram',
+      id,
+      async ({ manager }) => {
+        after = await manager.getRepository(Diagram).findOneBy({ id });
+        return after && toDiagramResponse(after);
+      },
+      async ({ manager }) => {
+        const query = manager
+          .createQueryBuilder()
+          .update(Diagram)
+          .set(changes)
+          .where('id = :id', { id });
+        if (!roleIncludes(caller.role, Role.Admin))
+          query.andWhere(OWNED, { userId: caller.userId });
+        // Nothing written: the diagram was given away between the check and the write.
+        if (!(await query.execute()).affected) throw notFound(id);
+      },
+    );
+    // Deleted between the check and the write.
+    if (updated === null) throw notFound(id);
+    return after!;
   }
 
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
     const { caller } = origin;
     await this.assertMayChange(caller, id);
-    await this.dataSource.transact(async (manager) => {
-      const diagrams = manager.getRepository(Diagram);
-      const before = await diagrams.findOneBy({ id });
-      const query = diagrams.createQueryBuilder().delete().from(Diagram).where('id = :id', { id });
-      if (!roleIncludes(caller.role, Role.Admin)) query.andWhere(OWNED, { userId: caller.userId });
-      if (!before || !(await query.execute()).affected) throw notFound(id);
-      await this.history.record(manager, origin, [
-        {
-          action: 'delete',
-          objectType: 'diagram',
-          objectId: id,
-          before: toDiagramResponse(before),
-          after: null,
-        },
-      ]);
-    });
+    const removed = await this.writer.remove(
+      origin,
+      'diagram',
+      id,
+      async ({ manager }) => {
+        const diagram = await manager.getRepository(Diagram).findOneBy({ id });
+        return diagram && toDiagramResponse(diagram);
+      },
+      async ({ manager }) => {
+        const query = manager.createQueryBuilder().delete().from(Diagram).where('id = :id', { id });
+        if (!roleIncludes(caller.role, Role.Admin))
+          query.andWhere(OWNED, { userId: caller.userId });
+        if (!(await query.execute()).affected) throw notFound(id);
+      },
+    );
+    if (removed === null) throw notFound(id);
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { Dialect } from '../database/dialect/dialect.js';
+
 /*
  * The graph queries, written once for SQLite and PostgreSQL (only the port-list test differs).
  * Each walk is a recursive CTE of (asset id, hops) rows: UNION drops a row already produced,
@@ -87,30 +89,15 @@ JOIN relations r ON ${FORWARD}
 JOIN back n ON n.id = ${OTHER_END} AND n.hops = w.hops + 1`;
 
 /**
- * Whether relation `r`'s `to_ports` ("22,80-90") holds `:port`: equal to a listed port or within
- * a listed range, ends included. The lists are validated on every write (digits, commas and
- * dashes only); a stored one that is not so spelled holds no port rather than failing the walk.
- */
-const PORT_HELD = {
-  // Made into a JSON array of its items; CAST reads a range's leading digits as its start.
-  sqlite: `CASE WHEN r.to_ports GLOB '*[^0-9,-]*' THEN 0 ELSE EXISTS (
-      SELECT 1 FROM json_each('["' || replace(r.to_ports, ',', '","') || '"]') p
-      WHERE CAST(p.value AS INTEGER) <= :port
-        AND CAST(substr(p.value, instr(p.value, '-') + 1) AS INTEGER) >= :port) END`,
-  postgres: `EXISTS (
-      SELECT 1 FROM unnest(string_to_array(r.to_ports, ',')) AS p(item)
-      WHERE CASE WHEN p.item ~ '^[0-9]{1,5}(-[0-9]{1,5})?$'
-        THEN split_part(p.item, '-', 1)::integer <= :port
-          AND COALESCE(NULLIF(split_part(p.item, '-', 2), ''), p.item)::integer >= :port
-        ELSE false END)`,
-};
-
-/**
  * Every asset reachable from `:start` in at most `:maxDepth` hops, walking relations in their
  * directions whose to_ports is empty or holds `:port`, and whose protocol is empty or, when
  * `withProtocol`, `:protocol`; `:start` itself at 0 hops (no row: no such asset).
  */
-export function reachableAssets(postgres: boolean, withProtocol: boolean): string {
+export function reachableAssets(dialect: Dialect, withProtocol: boolean): string {
+  // Whether `to_ports` ("22,80-90") holds :port: equal to a listed port or within a listed
+  // range, ends included. The lists are validated on every write (digits, commas and dashes
+  // only); a stored one that is not so spelled holds no port rather than failing the walk.
+  const portHeld = dialect.portListHolds('r.to_ports', 'port');
   const protocol = withProtocol
     ? " AND (r.protocol IS NULL OR r.protocol = '' OR r.protocol = :protocol)"
     : '';
@@ -119,7 +106,7 @@ export function reachableAssets(postgres: boolean, withProtocol: boolean): strin
       UNION
       SELECT ${OTHER_END}, w.hops + 1 FROM walk w JOIN relations r ON ${FORWARD}
       WHERE w.hops < :maxDepth
-        AND (r.to_ports IS NULL OR r.to_ports = '' OR ${PORT_HELD[postgres ? 'postgres' : 'sqlite']})${protocol}
+        AND (r.to_ports IS NULL OR r.to_ports = '' OR ${portHeld})${protocol}
     ) ${NEAREST}`;
 }
 

@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import type { AssetResponse } from '../assets/dto/asset-response.dto.js';
+import { Dialect } from '../database/dialect/dialect.js';
 import { AssetsService } from '../assets/assets.service.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../database/entities/relation.entity.js';
@@ -40,14 +41,11 @@ const assetNotFound = (id: string) => new NotFoundException(`asset ${id} not fou
  */
 @Injectable()
 export class GraphService {
-  private readonly postgres: boolean;
-
   constructor(
     @InjectRepository(Relation) private readonly relations: Repository<Relation>,
     private readonly assets: AssetsService,
-  ) {
-    this.postgres = relations.manager.connection.options.type === 'postgres';
-  }
+    private readonly dialect: Dialect,
+  ) {}
 
   /** The asset, every asset within `depth` hops either way, and the relations between them. */
   async neighbourhood(id: string, query: GraphQueryDto): Promise<GraphResponse> {
@@ -105,7 +103,7 @@ export class GraphService {
   /** Every asset reachable from the asset through relations open to the port and protocol. */
   async reachable(id: string, query: ReachableQueryDto): Promise<ReachableAssetResponse[]> {
     const withProtocol = query.protocol !== undefined;
-    const rows = await this.run<HopRow>(reachableAssets(this.postgres, withProtocol), {
+    const rows = await this.run<HopRow>(reachableAssets(this.dialect, withProtocol), {
       start: id,
       maxDepth: query.maxDepth,
       port: query.port,

@@ -1,6 +1,6 @@
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import type { IngestRunOptions } from '../database/entities/ingestion-run.entity.js';
-import type { IngestSql } from './ingest-sql.js';
+import type { IngestSql } from '../database/ingest-sql.js';
 
 export type { IngestRunOptions };
 

@@ -1,11 +1,11 @@
 import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
 import { v7 as timeOrderedUuid } from 'uuid';
-import type { ChangeOrigin } from '../changes/change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { ChangeWriter } from './apply/change-writer.js';
 import { PlanWriter } from './apply/plan-writer.js';
 import type { IngestAsset, IngestPayload, IngestRelation } from './ingest-payload.js';
-import type { IngestLookups, IngestSql } from './ingest-sql.js';
-import { PLAN_ITEMS_PER_TURN } from './ingest-tuning.js';
+import type { IngestLookups, IngestSql } from '../database/ingest-sql.js';
+import { PLAN_ITEMS_PER_TURN } from '../database/ingest-tuning.js';
 import { StoredRows } from './match/stored-rows.js';
 import {
   addCounts,

@@ -1,22 +1,13 @@
-import {
-  ForbiddenException,
-  Inject,
-  Injectable,
-  Logger,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { ForbiddenException, Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AppDataSource } from '../database/app-data-source.js';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../database/database-options.js';
-import { BackgroundCheckpoints } from '../database/sqlite-checkpoint.js';
+import { Dialect } from '../database/dialect/dialect.js';
 import { IngestMetrics, type IngestRunLabels } from './ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
 import type { IngestPayload } from './ingest-payload.js';
@@ -26,28 +17,8 @@ import { optionsFromQuery, refuseQuery } from './validate/query-options.js';
 import type { IngestHooks, IngestRunOptions } from './ingest-hooks.js';
 import { isScannerMediaType } from './formats/convert-body.js';
 import { openScannerInWorker } from './parse/scanner-worker.js';
-import { CHECK_ITEMS_PER_TURN } from './ingest-tuning.js';
+import { CHECK_ITEMS_PER_TURN } from '../database/ingest-tuning.js';
 import { IngestRun, type IngestOutcome } from './ingest-run.js';
-import type { IngestLookups, IngestSql } from './ingest-sql.js';
-import { PostgresIngestSql } from './apply/postgres-ingest-sql.js';
-import { SqliteWriter } from './apply/sqlite-writer.js';
-import { SqliteLookups } from './match/sqlite-lookups.js';
-
-// An ingestion into an empty store is a bulk load on SQLite (SqliteWriter.open).
-const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services', 'relations'];
-
-/**
- * PostgreSQL's planner statistics are refreshed after a run whose creations and deletions reach
- * a tenth of the assets the planner believes stored (autovacuum's own threshold), at least this
- * many. Autovacuum would refresh them up to a minute later; meanwhile the planner still sees the
- * tables as they were (empty, after a first load) and pages the list by scanning a million rows.
- */
-const ANALYZE_MIN_ROWS = 1000;
-const PLANNED_ASSETS = `SELECT reltuples FROM pg_class WHERE oid = 'assets'::regclass`;
-const ANALYZE_INGESTED = `ANALYZE ${[...INGESTED_TABLES, 'changes'].join(', ')}`;
-
-// Serializes ingestions across every process sharing a PostgreSQL database.
-export const POSTGRES_INGEST_LOCK = 7_402_151_001;
 
 /** What besides the body tells how to read it: its Content-Type, and the query's options. */
 export interface IngestForm {
@@ -71,17 +42,15 @@ interface OpenedPayload {
 
 @Injectable()
 export class IngestService implements OnModuleDestroy {
-  private readonly logger = new Logger(IngestService.name);
-  private readonly checkpoints = new BackgroundCheckpoints();
-
   constructor(
     @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly dialect: Dialect,
     private readonly metrics: IngestMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onModuleDestroy(): Promise<void> {
-    await this.checkpoints.settled();
+    await this.dialect.settled();
   }
 
   /**
@@ -123,13 +92,15 @@ export class IngestService implements OnModuleDestroy {
       if (payload.dryRun) {
         // No write lock: the plan is made against a snapshot, and nothing is written.
         return answer(
-          await this.inSnapshot((lookups) => new IngestRun(payload, null, lookups).execute()),
+          await this.dialect.inSnapshot((lookups) =>
+            new IngestRun(payload, null, lookups).execute(),
+          ),
         );
       }
       // One ingestion at a time in this process; the transaction also serializes across
       // processes.
       const response = await this.dataSource.exclusiveWrites.run(() =>
-        this.inTransaction(async (sql, lookups) => {
+        this.dialect.inIngestion(async (sql, lookups) => {
           const history = this.config.changeHistory
             ? { caller, requestId: hooks.requestId, runId: hooks.runId }
             : null;
@@ -139,26 +110,13 @@ export class IngestService implements OnModuleDestroy {
           return response;
         }),
       );
-      await this.refreshPlannerStatistics(response.stats);
+      const { assetsCreated, assetsDeleted, relationsCreated, relationsDeleted } = response.stats;
+      await this.dialect.afterIngestion(
+        assetsCreated + assetsDeleted + relationsCreated + relationsDeleted,
+      );
       return response;
     } finally {
       await opened.close();
-    }
-  }
-
-  /** On PostgreSQL, after a run that changed much of the store (see ANALYZE_MIN_ROWS). */
-  private async refreshPlannerStatistics(stats: IngestResponse['stats']): Promise<void> {
-    if (this.dataSource.options.type !== 'postgres') return;
-    const moved =
-      stats.assetsCreated + stats.assetsDeleted + stats.relationsCreated + stats.relationsDeleted;
-    if (moved < ANALYZE_MIN_ROWS) return;
-    try {
-      const [{ reltuples }] = await this.dataSource.query<{ reltuples: number }[]>(PLANNED_ASSETS);
-      // -1: never analyzed.
-      if (moved >= Math.max(0, reltuples) / 10) await this.dataSource.query(ANALYZE_INGESTED);
-    } catch (error) {
-      // The run is committed and answered as it is; autovacuum will catch up.
-      this.logger.warn(`planner statistics not refreshed: ${(error as Error).message}`);
     }
   }
 
@@ -241,131 +199,5 @@ export class IngestService implements OnModuleDestroy {
       throw new ForbiddenException(`${stale} without ${from} requires the admin role`);
     }
     return payload;
-  }
-
-  /**
-   * A dry run's lookups: a consistent view of the store, taking no lock other writers wait
-   * for. SQLite: a read-only connection in a read transaction (WAL keeps its snapshot while
-   * others write); PostgreSQL: a read-only REPEATABLE READ transaction.
-   */
-  private async inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T> {
-    if (this.dataSource.options.type === 'postgres') return this.inPostgresSnapshot(null, work);
-    const file = this.dataSource.options.database as string;
-    const reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-    try {
-      reader.exec('BEGIN');
-      return await work(new SqliteLookups(reader));
-    } finally {
-      if (reader.inTransaction) reader.exec('ROLLBACK');
-      reader.close();
-    }
-  }
-
-  /** `work` gets the transaction, and where to look up stored rows (see IngestRun). */
-  private inTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
-  ): Promise<T> {
-    return this.dataSource.options.type === 'postgres'
-      ? this.inPostgresTransaction(work)
-      : this.inSqliteTransaction(work);
-  }
-
-  /**
-   * In a worker thread (SqliteWriter), on a connection of its own, so that requests served
-   * meanwhile neither see the transaction half done nor run inside it (WAL lets them read the
-   * last committed state), and so that the rows are written while the main thread goes on
-   * with the payload. Lookups go to a read-only connection: it sees the state before the
-   * ingestion, which is what the plan is made against.
-   */
-  private async inSqliteTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
-  ): Promise<T> {
-    const file = this.dataSource.options.database as string;
-    // Lets a write that passed the gate just before the lock was taken finish first.
-    await yieldToEventLoop();
-    const writer = await SqliteWriter.open(file, SQLITE_BUSY_TIMEOUT_MS, INGESTED_TABLES, [
-      'changes',
-    ]);
-    // Opened once the write lock is held: no other write can land between the two.
-    let reader: Database.Database | null = null;
-    try {
-      reader = new Database(file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-      const result = await work(writer, new SqliteLookups(reader));
-      await writer.commit();
-      this.checkpoints.start(file, SQLITE_BUSY_TIMEOUT_MS);
-      return result;
-    } catch (error) {
-      await writer.rollback().catch(() => undefined);
-      throw error;
-    } finally {
-      reader?.close();
-      await writer.close();
-    }
-  }
-
-  /**
-   * Lookups go to a second connection, in a read-only transaction that imports the write
-   * transaction's snapshot once the lock is held: like SQLite's read-only connection, it shows
-   * the state before the ingestion (none of its writes), so each slice is written as soon as
-   * it is planned, while the next one is looked up and planned (PostgresIngestSql queues the
-   * writes). One ingestion at a time per process: two connections of the pool at most.
-   */
-  private async inPostgresTransaction<T>(
-    work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>,
-  ): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction();
-      const sql = new PostgresIngestSql(runner);
-      try {
-        await runner.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_INGEST_LOCK]);
-        const [{ snapshot }] = (await runner.query('SELECT pg_export_snapshot() AS snapshot')) as {
-          snapshot: string;
-        }[];
-        const result = await this.inPostgresSnapshot(snapshot, (lookups) => work(sql, lookups));
-        await sql.settle();
-        await runner.commitTransaction();
-        return result;
-      } catch (error) {
-        await sql.drain();
-        await runner.rollbackTransaction();
-        throw error;
-      }
-    } finally {
-      await runner.release();
-    }
-  }
-
-  /**
-   * `work` given lookups in a read-only REPEATABLE READ transaction of its own: a consistent
-   * view of the store that takes no lock other writers wait for; `snapshot` (exported by
-   * another transaction) makes it that transaction's view.
-   */
-  private async inPostgresSnapshot<T>(
-    snapshot: string | null,
-    work: (lookups: IngestLookups) => Promise<T>,
-  ): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.startTransaction('REPEATABLE READ');
-      try {
-        // An identifier PostgreSQL made (hex digits and dashes), which SET cannot take as a
-        // parameter.
-        if (snapshot !== null) await runner.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
-        await runner.query('SET TRANSACTION READ ONLY');
-        // Every lookup names its rows by key, a slice's ids at a time. With the default costs
-        // (random_page_cost 4, for spinning disks) the planner reads the whole of a 200,000-row
-        // table for 2,000 ids: the lookups of 100,000 assets took 2.9 s that way, 1.6 s by
-        // index.
-        await runner.query('SET LOCAL enable_seqscan = off');
-        return await work(new PostgresIngestSql(runner));
-      } finally {
-        await runner.rollbackTransaction();
-      }
-    } finally {
-      await runner.release();
-    }
   }
 }

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import { Gauge } from 'prom-client';
-import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import { Dialect } from '../database/dialect/dialect.js';
 import { MetricsService } from './metrics.service.js';
 
 /**
@@ -13,25 +10,26 @@ import { MetricsService } from './metrics.service.js';
  */
 @Injectable()
 export class DatabasePoolCollector {
-  constructor(@InjectDataSource() dataSource: DataSource, metrics: MetricsService) {
+  constructor(dialect: Dialect, metrics: MetricsService) {
     const registers = [metrics.registry];
-    const postgres = dataSource.options.type === 'postgres';
-    const pool = (): Pool | undefined => (dataSource.driver as PostgresDriver).master as Pool;
+    // A database without a pool (SQLite) has its one connection, always open.
+    const pooled = dialect.poolStats() !== null;
+    const pool = () => dialect.poolStats();
     new Gauge({
       name: 'assetmap_db_pool_connections',
       help: 'Open database connections (SQLite: its one connection)',
       registers,
       collect() {
-        this.set(postgres ? (pool()?.totalCount ?? 0) : 1);
+        this.set(pool()?.total ?? 1);
       },
     });
-    if (!postgres) return;
+    if (!pooled) return;
     new Gauge({
       name: 'assetmap_db_pool_idle_connections',
       help: 'Open database connections not lent to a query (PostgreSQL only)',
       registers,
       collect() {
-        this.set(pool()?.idleCount ?? 0);
+        this.set(pool()?.idle ?? 0);
       },
     });
     new Gauge({
@@ -39,7 +37,7 @@ export class DatabasePoolCollector {
       help: 'Requests for a database connection waiting because every one is lent (PostgreSQL only)',
       registers,
       collect() {
-        this.set(pool()?.waitingCount ?? 0);
+        this.set(pool()?.waiting ?? 0);
       },
     });
   }

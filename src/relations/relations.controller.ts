@@ -33,7 +33,7 @@ import { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import { RelationResponse, toRelationResponse } from './dto/relation-response.dto.js';
 import { UpdateRelationDto } from './dto/update-relation.dto.js';
 import { RelationsService } from './relations.service.js';
-import type { ChangeOrigin } from '../changes/change-origin.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { Origin } from '../changes/change-origin.decorator.js';
 
 const RELATION_ID = ApiParam({ name: 'id', description: 'The relation id (a UUID)' });

@@ -1,10 +1,9 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { Asset } from '../database/entities/asset.entity.js';
-import { updateChange, type ChangeOrigin } from '../changes/change-origin.js';
-import { ChangesService } from '../changes/changes.service.js';
-import { AppDataSource } from '../database/app-data-source.js';
+import type { ChangeOrigin } from '../database/history/change-origin.js';
+import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { toRelationResponse } from './dto/relation-response.dto.js';
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
@@ -28,8 +27,7 @@ export class RelationsService {
   constructor(
     @InjectRepository(Relation) private readonly relations: Repository<Relation>,
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
-    @InjectDataSource() private readonly dataSource: AppDataSource,
-    private readonly history: ChangesService,
+    private readonly writer: InventoryWriter,
   ) {}
 
   findById(id: string): Promise<Relation | null> {
@@ -78,17 +76,9 @@ export class RelationsService {
       updatedAt: now,
     });
     try {
-      await this.dataSource.transact(async (manager) => {
+      await this.writer.create(origin, 'relation', async ({ manager }) => {
         await manager.getRepository(Relation).insert(relation);
-        await this.history.record(manager, origin, [
-          {
-            action: 'create',
-            objectType: 'relation',
-            objectId: relation.id,
-            before: null,
-            after: toRelationResponse(relation),
-          },
-        ]);
+        return toRelationResponse(relation);
       });
     } catch (error) {
       // An asset deleted since the check fails the foreign key: report it as the check would.
@@ -104,39 +94,33 @@ export class RelationsService {
     if (dto.direction !== undefined) changes.direction = dto.direction;
     if (dto.protocol !== undefined) changes.protocol = dto.protocol;
     if (dto.toPorts !== undefined) changes.toPorts = dto.toPorts;
-    return this.dataSource.transact(async (manager) => {
-      const relations = manager.getRepository(Relation);
-      const before = await relations.findOneBy({ id });
-      if (!before) throw relationNotFound(id);
-      await this.history.keepCreations(manager, 'relation', [id]);
-      await relations.update({ id }, changes);
-      const after = (await relations.findOneBy({ id }))!;
-      await this.history.record(
-        manager,
-        origin,
-        updateChange('relation', id, toRelationResponse(before), toRelationResponse(after)),
-      );
-      return after;
-    });
+    let after: Relation | null = null;
+    const updated = await this.writer.update(
+      origin,
+      'relation',
+      id,
+      async ({ manager }) => {
+        after = await manager.getRepository(Relation).findOneBy({ id });
+        return after && toRelationResponse(after);
+      },
+      async ({ manager }) => void (await manager.getRepository(Relation).update({ id }, changes)),
+    );
+    if (updated === null) throw relationNotFound(id);
+    return after!;
   }
 
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
-    await this.dataSource.transact(async (manager) => {
-      const relations = manager.getRepository(Relation);
-      const before = await relations.findOneBy({ id });
-      if (!before) throw relationNotFound(id);
-      await this.history.keepCreations(manager, 'relation', [id]);
-      await relations.delete({ id });
-      await this.history.record(manager, origin, [
-        {
-          action: 'delete',
-          objectType: 'relation',
-          objectId: id,
-          before: toRelationResponse(before),
-          after: null,
-        },
-      ]);
-    });
+    const removed = await this.writer.remove(
+      origin,
+      'relation',
+      id,
+      async ({ manager }) => {
+        const relation = await manager.getRepository(Relation).findOneBy({ id });
+        return relation && toRelationResponse(relation);
+      },
+      async ({ manager }) => void (await manager.getRepository(Relation).delete({ id })),
+    );
+    if (removed === null) throw relationNotFound(id);
   }
 
   /** Both ends in one query; a 400 names each end that refers to no asset. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { LessThan, Repository } from 'typeorm';
 import type { Principal } from '../common/principal.js';
-import type { IngestSql } from '../ingest/ingest-sql.js';
+import type { IngestSql } from '../database/ingest-sql.js';
 import { IdempotencyKey } from '../database/entities/idempotency-key.entity.js';
 import { RunsService } from './runs.service.js';
 import { updateWithin } from './update-within.js';

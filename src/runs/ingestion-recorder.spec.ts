@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
 import type { IngestResponse } from '../ingest/dto/ingest-response.dto.js';
-import type { IngestSql } from '../ingest/ingest-sql.js';
+import type { IngestSql } from '../database/ingest-sql.js';
 import type { IdempotencyKeysService, KeyClaim } from './idempotency-keys.service.js';
 import { IngestionRecorder, type Ingestion } from './ingestion-recorder.service.js';
 import type { RunEnd, RunRecord, RunsService } from './runs.service.js';

@@ -6,7 +6,7 @@ import { ApiKey } from '../database/entities/api-key.entity.js';
 import { actorOf } from '../database/entities/actor-columns.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
-import type { IngestSql } from '../ingest/ingest-sql.js';
+import type { IngestSql } from '../database/ingest-sql.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import type { ListRunsQueryDto } from './dto/list-runs-query.dto.js';
 import {
@@ -164,8 +164,7 @@ export class RunsService implements OnApplicationBootstrap {
         error instanceof Error ? error.stack : String(error),
       );
     });
-    const waits =
-      this.dataSource.options.type !== 'postgres' && this.dataSource.exclusiveWrites.busy;
+    const waits = this.dataSource.dialect.oneWriter && this.dataSource.exclusiveWrites.busy;
     if (!waits) await writes;
   }
 

@@ -1,5 +1,5 @@
 import type { EntityMetadata } from 'typeorm';
-import type { IngestSql } from '../ingest/ingest-sql.js';
+import type { IngestSql } from '../database/ingest-sql.js';
 
 /** `value` as TypeORM would write it to `type`'s column, for a hand-written statement. */
 function databaseValue(sql: IngestSql, type: unknown, value: unknown): unknown {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Asset } from '../../src/database/entities/asset.entity.js';
 import { ChangeSet } from '../../src/database/entities/change-set.entity.js';
 import { Change } from '../../src/database/entities/change.entity.js';
 import { ChangesRetention } from '../../src/changes/changes-retention.service.js';
-import { ChangesService } from '../../src/changes/changes.service.js';
-import { RecordIds } from '../../src/changes/record-ids.js';
-import type { AppDataSource } from '../../src/database/app-data-source.js';
+import { InventoryWriter } from '../../src/database/writer/inventory-writer.js';
+import { RecordIds } from '../../src/database/history/record-ids.js';
 import { useIngestionApp } from '../support/ingest-helpers.js';
 import { ADMIN_EMAIL, expectErrorBody, TestApp } from '../support/test-app.js';
 
@@ -695,8 +695,7 @@ describe('change history', () => {
   });
 
   it('leaves no record of a write that is rolled back', async () => {
-    const dataSource = t.dataSource as AppDataSource;
-    const history = t.app.get(ChangesService);
+    const writer = t.app.get(InventoryWriter);
     const total = await count();
     const origin = {
       caller: {
@@ -711,14 +710,22 @@ describe('change history', () => {
       runId: null,
     };
     await expect(
-      dataSource.transact(async (manager) => {
-        await history.record(manager, origin, [
-          { action: 'create', objectType: 'asset', objectId: 'never', before: null, after: {} },
-        ]);
+      writer.write(origin, async (unit) => {
+        await unit.manager
+          .getRepository(Asset)
+          .insert({ id: 'never', name: 'never', createdAt: new Date(), updatedAt: new Date() });
+        unit.record({
+          action: 'create',
+          objectType: 'asset',
+          objectId: 'never',
+          before: null,
+          after: {},
+        });
         throw new Error('the write fails after its record');
       }),
     ).rejects.toThrow('the write fails after its record');
     expect(await count()).toBe(total);
+    expect(await t.dataSource.getRepository(Asset).existsBy({ id: 'never' })).toBe(false);
   });
 
   it('removes records past their retention in batches, with the change sets they leave empty', async () => {

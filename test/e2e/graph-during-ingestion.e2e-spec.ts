@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
-import { POSTGRES_INGEST_LOCK } from '../../src/ingest/ingest.service.js';
+import { POSTGRES_INGEST_LOCK } from '../../src/database/postgres/postgres.dialect.js';
 import { INGEST_PATH } from '../../src/ingest/ingest-route.js';
 import { useIngestionApp } from '../support/ingest-helpers.js';
 import { scannerPayload } from '../support/payloads.js';

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
-import { POSTGRES_INGEST_LOCK } from '../../src/ingest/ingest.service.js';
+import { POSTGRES_INGEST_LOCK } from '../../src/database/postgres/postgres.dialect.js';
 import { TestApp } from './test-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 

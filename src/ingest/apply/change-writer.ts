@@ -13,8 +13,8 @@ import {
   changeSetOf,
   type ChangeInput,
   type ChangeOrigin,
-} from '../../changes/change-origin.js';
-import { RecordIds } from '../../changes/record-ids.js';
+} from '../../database/history/change-origin.js';
+import { RecordIds } from '../../database/history/record-ids.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
 import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
@@ -24,14 +24,14 @@ import {
   placeholders,
   type IngestSql,
   type InsertColumn,
-} from '../ingest-sql.js';
+} from '../../database/ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
 import { CHANGE_SET_INSERT, createdRecordsSql } from './change-sql.js';
 import {
   keepCreationsSql,
   relationsOfAssets,
   type CreatedObjectType,
-} from '../../changes/creation-sql.js';
+} from '../../database/history/creation-sql.js';
 import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
@@ -171,7 +171,7 @@ export class ChangeWriter {
         this.ids.reserve(part.length) - 1,
         time,
         changeSetId,
-        ...(sql.dialect === 'sqlite' ? part : [part]),
+        ...sql.dialect.idListValues(part),
       ]);
     }
   }

@@ -1,5 +1,5 @@
 import type { AssetRow } from '../../assets/asset-rows.js';
-import type { CreatedObjectType } from '../../changes/creation-sql.js';
+import type { CreatedObjectType } from '../../database/history/creation-sql.js';
 import type { ChangeWriter } from './change-writer.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import {
@@ -8,7 +8,7 @@ import {
   placeholders,
   type IngestSql,
   type InsertColumn,
-} from '../ingest-sql.js';
+} from '../../database/ingest-sql.js';
 import type { IngestCounts, RelationRow } from '../plan/ingest-plan.js';
 import { ASSET_FIELDS, type AssetPlan } from '../plan/plan-assets.js';
 import type { StaleAssetPlan } from '../plan/plan-stale.js';

@@ -1,6 +1,11 @@
 import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
 import type { IngestAsset } from '../ingest-payload.js';
-import { chunks, idsPerStatement, placeholders, type IngestLookups } from '../ingest-sql.js';
+import {
+  chunks,
+  idsPerStatement,
+  placeholders,
+  type IngestLookups,
+} from '../../database/ingest-sql.js';
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
 import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
 import { CHANGES_PER_LIST, relationChange } from '../plan/plan-changes.js';

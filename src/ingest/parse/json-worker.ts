@@ -11,7 +11,7 @@ import {
   type JsonParseWorkerData,
   type Part,
 } from './json-parse.messages.js';
-import { JSON_ITEMS_PER_MESSAGE } from '../ingest-tuning.js';
+import { JSON_ITEMS_PER_MESSAGE } from '../../database/ingest-tuning.js';
 
 const WORKER = workerFile(import.meta.url, 'json-parse.worker');
 

@@ -15,7 +15,7 @@ import {
 } from '../../common/field-rules/inventory-fields.js';
 import { checkServiceList } from '../../common/field-rules/service-list.js';
 import type { JsonSlice } from '../parse/json-worker.js';
-import { CHECK_ITEMS_PER_TURN } from '../ingest-tuning.js';
+import { CHECK_ITEMS_PER_TURN } from '../../database/ingest-tuning.js';
 import {
   INGEST_MODES,
   jsonItemName,

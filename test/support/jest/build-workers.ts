@@ -14,8 +14,8 @@ export const WORKERS_DIR_VARIABLE = 'ASSET_MAP_TEST_WORKERS_DIR';
 export const WORKER_SOURCES = [
   'src/ingest/parse/json-parse.worker.ts',
   'src/ingest/parse/scanner-parse.worker.ts',
-  'src/ingest/apply/sqlite-writer.worker.ts',
-  'src/database/sqlite-checkpoint.worker.ts',
+  'src/database/sqlite/sqlite-writer.worker.ts',
+  'src/database/sqlite/sqlite-checkpoint.worker.ts',
 ];
 
 export default function buildWorkers(): void {

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
-import type { AsyncLock } from './async-lock.js';
+import type { AsyncLock } from '../async-lock.js';
 
 // Statement texts whose kind is known, at most this many (oldest out first): the service runs
 // a few dozen distinct texts, and a read's text is then classified once.

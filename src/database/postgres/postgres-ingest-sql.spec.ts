@@ -1,8 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import type { QueryRunner } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import type { InsertColumn } from '../ingest-sql.js';
 import { MAX_QUEUED_INSERTS } from '../ingest-tuning.js';
 import { PostgresIngestSql } from './postgres-ingest-sql.js';
+import { PostgresDialect } from './postgres.dialect.js';
+
+// The queue never asks its dialect anything: no data source behind it.
+const DIALECT = new PostgresDialect({} as DataSource);
 
 const COLUMNS: InsertColumn[] = [{ name: 'id', type: 'text' }];
 
@@ -47,7 +51,7 @@ const oneRow = (id: string) => [[id]];
 describe('PostgresIngestSql', () => {
   it('queues inserts without waiting for them, and runs them one at a time, in order', async () => {
     const connection = fakeConnection();
-    const sql = new PostgresIngestSql(connection.runner);
+    const sql = new PostgresIngestSql(DIALECT, connection.runner);
     expect(await sql.insert('t', COLUMNS, oneRow('a'))).toBe(1);
     expect(await sql.insert('t', COLUMNS, oneRow('b'))).toBe(1);
     // Both handed over; the first one is running.
@@ -61,7 +65,7 @@ describe('PostgresIngestSql', () => {
 
   it('makes the caller wait once too many statements are queued', async () => {
     const connection = fakeConnection();
-    const sql = new PostgresIngestSql(connection.runner);
+    const sql = new PostgresIngestSql(DIALECT, connection.runner);
     for (let i = 0; i < MAX_QUEUED_INSERTS; i++) await sql.insert('t', COLUMNS, oneRow(`${i}`));
     let handedOver = false;
     const more = sql.insert('t', COLUMNS, oneRow('more')).then(() => (handedOver = true));
@@ -75,7 +79,7 @@ describe('PostgresIngestSql', () => {
 
   it('throws a queued failure at the next call that waits, and sends nothing after it', async () => {
     const connection = fakeConnection('insert b');
-    const sql = new PostgresIngestSql(connection.runner);
+    const sql = new PostgresIngestSql(DIALECT, connection.runner);
     for (const id of ['a', 'b', 'c']) await sql.insert('t', COLUMNS, oneRow(id));
     const answered = expect(sql.run('UPDATE t SET n = 1')).rejects.toThrow('insert b failed');
     await connection.finishAll();

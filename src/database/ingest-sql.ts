@@ -3,6 +3,7 @@
  * placeholders, for SQLite and PostgreSQL alike.
  */
 
+import type { Dialect } from './dialect/dialect.js';
 import { IDS_PER_STATEMENT } from './ingest-tuning.js';
 
 /** A column written by a bulk insert, with its PostgreSQL type (for unnest). */
@@ -49,8 +50,8 @@ export const idsPerStatement = (db: IngestLookups) => Math.min(IDS_PER_STATEMENT
  * are written once, with `?` placeholders, and run on either database.
  */
 export interface IngestSql extends IngestLookups {
-  /** Which database: the few statements that build JSON differ. */
-  readonly dialect: 'sqlite' | 'postgres';
+  /** The database's dialect: the few statements that build JSON or take id lists differ. */
+  readonly dialect: Dialect;
   /**
    * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
    * where the transaction already excludes every other writer (SQLite).

@@ -1,7 +1,7 @@
-import { actorOf } from '../database/entities/actor-columns.js';
-import type { Principal } from '../common/principal.js';
-import type { ChangeSet } from '../database/entities/change-set.entity.js';
-import type { ChangeAction, ChangeObjectType } from '../database/entities/change.entity.js';
+import { actorOf } from '../entities/actor-columns.js';
+import type { Principal } from '../../common/principal.js';
+import type { ChangeSet } from '../entities/change-set.entity.js';
+import type { ChangeAction, ChangeObjectType } from '../entities/change.entity.js';
 
 /** Who writes, through which request (and, for an ingestion, which run). */
 export interface ChangeOrigin {

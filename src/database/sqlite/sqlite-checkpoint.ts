@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
-import { workerFile } from '../common/workers/worker-file.js';
+import { workerFile } from '../../common/workers/worker-file.js';
 
 const WORKER = workerFile(import.meta.url, 'sqlite-checkpoint.worker');
 

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { QueryRunner } from 'typeorm';
+import type { Dialect } from '../dialect/dialect.js';
 import { insertInto, inBatches, type IngestSql, type InsertColumn } from '../ingest-sql.js';
 import { MAX_QUEUED_INSERTS, POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.js';
 
@@ -15,13 +16,15 @@ export class PostgresIngestSql implements IngestSql {
   readonly idOrder = 'id COLLATE "C"';
   readonly readAhead = true;
   readonly forUpdate = 'FOR UPDATE';
-  readonly dialect = 'postgres';
   /** The last statement queued: each starts once the one before is over. */
   private tail: Promise<void> = Promise.resolve();
   private readonly queued: Promise<void>[] = [];
   private failure: { error: unknown } | null = null;
 
-  constructor(private readonly runner: QueryRunner) {}
+  constructor(
+    readonly dialect: Dialect,
+    private readonly runner: QueryRunner,
+  ) {}
 
   async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     await this.settle();

@@ -14,6 +14,7 @@ import {
   MAX_QUEUED_INSERTS,
   SQLITE_ROWS_PER_MESSAGE,
 } from '../ingest-tuning.js';
+import type { Dialect } from '../dialect/dialect.js';
 import type {
   SqliteWriterAnswer,
   SqliteWriterData,
@@ -38,14 +39,16 @@ export class SqliteWriter implements IngestSql {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
   readonly forUpdate = '';
-  readonly dialect = 'sqlite';
   readonly readAhead = false;
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
   private queuedInserts = 0;
   private insertDone: (() => void) | null = null;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    readonly dialect: Dialect,
+    private readonly worker: Worker,
+  ) {
     worker.on('message', (answer: SqliteWriterAnswer) => {
       if ('inserted' in answer) {
         this.queuedInserts--;
@@ -73,6 +76,7 @@ export class SqliteWriter implements IngestSql {
    * time (bench/README). Readers keep seeing the last committed state, indexes included.
    */
   static async open(
+    dialect: Dialect,
     file: string,
     timeoutMs: number,
     bulkLoadTables: string[] = [],
@@ -87,6 +91,7 @@ export class SqliteWriter implements IngestSql {
       bulkRowsPerStatement: BULK_ROWS_PER_STATEMENT,
     };
     const writer = new SqliteWriter(
+      dialect,
       new Worker(WORKER, {
         workerData,
         // Its rows live for one statement each: a small young generation is all it needs.

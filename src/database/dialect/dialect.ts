@@ -1,0 +1,131 @@
+import type { IngestLookups, IngestSql } from '../ingest-sql.js';
+
+/**
+ * Locks on process ids, each held by its process for its lifetime, so that another process can
+ * tell a live one from a dead one: a dead process's lock is free.
+ */
+export interface InstanceLocks {
+  /** Connects; `onError` hears of a connection lost later (its locks are then free). */
+  open(onError: (error: Error) => void): Promise<void>;
+  /** Whether open() succeeded and close() has not been called. */
+  readonly isOpen: boolean;
+  tryLock(id: number): Promise<boolean>;
+  unlock(id: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A pool's connections, as the metrics show them. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** One entry of a JSON object built in SQL: its key, and an SQL expression or a list. */
+export type JsonEntry = readonly [key: string, value: string | JsonListField];
+
+/** One list field of a JSON object built in SQL: objects of its rows' fields, or plain values. */
+export interface JsonListField {
+  /** The list's rows: `FROM <table> WHERE ...`. */
+  from: string;
+  /** The table's columns that order the list; with fields, each also the key of one. */
+  orderBy: readonly string[];
+  /** Each row's fields as [key, expression over the table's columns]; or one column's values. */
+  fields: readonly (readonly [key: string, expression: string])[] | string;
+}
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, in SQL and in behaviour: the one object
+ * that knows which database the service runs on. Features and repositories ask it; nothing
+ * outside `src/database/` names a driver or checks the database's type (a lint rule refuses it).
+ */
+export abstract class Dialect {
+  /** The database's name, for messages. */
+  abstract readonly label: string;
+
+  // ---- SQL pieces ----
+
+  /** A timestamp column as the API shows it: ISO 8601 in UTC with milliseconds; NULL stays. */
+  abstract isoTimestamp(column: string): string;
+
+  /** A date column as its `YYYY-MM-DD` text. */
+  abstract dateText(column: string): string;
+
+  /**
+   * A column as exact text for a cursor; a timestamp one to the microsecond, in UTC with its
+   * offset said, whatever the session's settings.
+   */
+  abstract sortKeyText(column: string, timestamp: boolean): string;
+
+  /** `column` among the values of the :named list parameter (one array on PostgreSQL). */
+  abstract inList(column: string, parameter: string): string;
+
+  /** The value to bind for inList's parameter. */
+  abstract listValue(values: readonly unknown[]): unknown;
+
+  /** The `?` placeholders a `?`-style statement takes for an id list of `count` ids. */
+  abstract idListPlaceholders(count: number): string;
+
+  /** The values a `?`-style statement binds for those ids. */
+  abstract idListValues(ids: readonly string[]): unknown[];
+
+  /**
+   * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
+   * where a transaction already excludes every other writer (SQLite).
+   */
+  abstract readonly lockRows: string;
+
+  /** `ORDER BY` of ids in JavaScript's order (byte order), whatever the database's collation. */
+  abstract readonly idOrder: string;
+
+  /**
+   * Whether the comma-separated list of ports and ranges in `column` (`22,80-90`) holds the
+   * :named `port`; items that are not a port or range hold nothing.
+   */
+  abstract portListHolds(column: string, port: string): string;
+
+  /**
+   * A subquery answering a JSON object as compact text, or NULL when `from` has no row: its
+   * entries in order, each an SQL expression over `from`'s row or a list.
+   */
+  abstract jsonObject(entries: readonly JsonEntry[], from: string): string;
+
+  /**
+   * A statement recording the creation of `table` rows, as change records without a copy:
+   * `?` parameters: the ids' prefix, the counter before the first, the time, the change set's
+   * id, then the ids (idListValues).
+   */
+  abstract createdRecordsSelect(objectType: string, table: string, count: number): string;
+
+  // ---- behaviour ----
+
+  /**
+   * Whether the database has one writer at a time, shared by the service's requests: other
+   * writes then wait while an ingestion writes (SQLite).
+   */
+  abstract readonly oneWriter: boolean;
+
+  /** Locks on process ids; null where one process owns the database (SQLite's file). */
+  abstract instanceLocks(): InstanceLocks | null;
+
+  /** The pool's connections; null where there is no pool (SQLite's one connection). */
+  abstract poolStats(): PoolStats | null;
+
+  /**
+   * Runs `work` in an ingestion's write transaction (one at a time, across processes), with
+   * lookups that see the store as it was before it; commits if `work` succeeds.
+   */
+  abstract inIngestion<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T>;
+
+  /** Runs `work` with lookups in a consistent snapshot that takes no write lock (a dry run). */
+  abstract inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T>;
+
+  /**
+   * After an ingestion that moved `rows` rows of a store the planner believed `planned` large
+   * (or always): refreshes the planner's statistics where the database keeps them.
+   */
+  abstract afterIngestion(rowsMoved: number): Promise<void>;
+
+  /** Settles what the dialect left running (background work) before the process ends. */
+  abstract settled(): Promise<void>;
+}

@@ -1,0 +1,110 @@
+import type { Dialect, JsonEntry } from '../dialect/dialect.js';
+
+/**
+ * The creations an ingestion records keep no copy of their object (`after` NULL): a hundred
+ * thousand copies were most of what a first ingestion's history cost. Until its first recorded
+ * change the object is as it was created, but for what moves unrecorded (`updatedAt` and
+ * `lastSeenAt`, which then equal `createdAt` and `firstSeenAt`). So a record without its copy
+ * shows the object's row read that way, and every write that changes or deletes an asset or a
+ * relation first gives its creation record that copy, made from the row before the write
+ * (keepCreationsSql). Both are made here by the database, as the API shows the object
+ * (toAssetResponse, toRelationResponse: the e2e tests compare them).
+ */
+
+export type CreatedObjectType = 'asset' | 'relation';
+
+/** An asset's row `x` as the API shows it as created (toAssetResponse). */
+const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
+  ...[
+    'id',
+    'name',
+    'ip',
+    'type',
+    'vendor',
+    'model',
+    'risk_score',
+    'site',
+    'os_version',
+    'source',
+  ].map((column): JsonEntry => [column, `x.${column}`]),
+  [
+    'vulnerabilities',
+    {
+      from: 'FROM vulnerabilities WHERE asset_id = x.id',
+      orderBy: ['id'],
+      fields: [
+        ['id', 'id'],
+        ['score', 'score'],
+        ['summary', 'summary'],
+        ['publishedDate', dialect.dateText('published_date')],
+      ],
+    },
+  ],
+  [
+    'services',
+    {
+      from: 'FROM services WHERE asset_id = x.id',
+      orderBy: ['port', 'protocol'],
+      fields: ['port', 'protocol', 'name', 'product', 'version'].map((column) => [column, column]),
+    },
+  ],
+  ['origin', 'x.origin'],
+  [
+    'sources',
+    { from: 'FROM asset_sources WHERE asset_id = x.id', orderBy: ['position'], fields: 'source' },
+  ],
+  ['firstSeenAt', dialect.isoTimestamp('x.first_seen_at')],
+  ['lastSeenAt', dialect.isoTimestamp('x.first_seen_at')],
+  ['createdAt', dialect.isoTimestamp('x.created_at')],
+  ['updatedAt', dialect.isoTimestamp('x.created_at')],
+];
+
+/** A relation's row `x` as the API shows it as created (toRelationResponse). */
+const relationAsCreated = (dialect: Dialect): JsonEntry[] => [
+  ['id', 'x.id'],
+  ['sourceAssetId', 'x.source_asset_id'],
+  ['targetAssetId', 'x.target_asset_id'],
+  ['type', 'x.type'],
+  ['direction', 'x.direction'],
+  ['protocol', 'x.protocol'],
+  ['toPorts', 'x.to_ports'],
+  ['createdAt', dialect.isoTimestamp('x.created_at')],
+  ['updatedAt', dialect.isoTimestamp('x.created_at')],
+];
+
+/** The object of `objectType` whose id is `idColumn`, as created: JSON text, NULL if none. */
+function asCreated(dialect: Dialect, objectType: CreatedObjectType, idColumn: string): string {
+  return objectType === 'asset'
+    ? dialect.jsonObject(assetAsCreated(dialect), `FROM assets x WHERE x.id = ${idColumn}`)
+    : dialect.jsonObject(relationAsCreated(dialect), `FROM relations x WHERE x.id = ${idColumn}`);
+}
+
+/**
+ * The `after` column of the changes aliased `alias`, a creation without its copy read from its
+ * object's row.
+ */
+export function afterColumn(dialect: Dialect, alias: string): string {
+  const objectId = `${alias}.object_id`;
+  return `CASE WHEN ${alias}.after IS NULL AND ${alias}.action = 'create' THEN CASE ${alias}.object_type
+    WHEN 'asset' THEN ${asCreated(dialect, 'asset', objectId)}
+    WHEN 'relation' THEN ${asCreated(dialect, 'relation', objectId)} END
+  ELSE ${alias}.after END AS after`;
+}
+
+/**
+ * Gives the creation records without a copy of the `objectType` objects whose ids match
+ * `objectIds` (SQL, e.g. `IN (?, ?)`) their copy, from the rows as they are: run before a write
+ * changes or deletes those rows, in its transaction.
+ */
+export function keepCreationsSql(
+  dialect: Dialect,
+  objectType: CreatedObjectType,
+  objectIds: string,
+): string {
+  return `UPDATE changes SET after = ${asCreated(dialect, objectType, 'changes.object_id')}
+    WHERE object_type = '${objectType}' AND object_id ${objectIds} AND action = 'create' AND after IS NULL`;
+}
+
+/** keepCreationsSql's `objectIds` for the relations from or to the assets `assetIds` match. */
+export const relationsOfAssets = (assetIds: string) =>
+  `IN (SELECT id FROM relations WHERE source_asset_id ${assetIds} OR target_asset_id ${assetIds})`;

@@ -1,0 +1,149 @@
+import Database from 'better-sqlite3';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../database-options.js';
+import { Dialect, type JsonEntry, type JsonListField, type PoolStats } from '../dialect/dialect.js';
+import type { IngestLookups, IngestSql } from '../ingest-sql.js';
+import { BackgroundCheckpoints } from './sqlite-checkpoint.js';
+import { SqliteLookups } from './sqlite-lookups.js';
+import { SqliteWriter } from './sqlite-writer.js';
+
+// An ingestion into an empty store is a bulk load (SqliteWriter.open).
+const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services', 'relations'];
+// Their indexes are rebuilt after a load while they are small (SqliteWriter.open).
+const REBUILT_TABLES = ['changes'];
+
+/** SQLite: one file, one writer at a time, statements run on this thread. */
+export class SqliteDialect extends Dialect {
+  readonly label = 'SQLite';
+  readonly lockRows = '';
+  readonly idOrder = 'id';
+  readonly oneWriter = true;
+  private readonly checkpoints = new BackgroundCheckpoints();
+
+  /** `file`: the database's file (a private one for `sqlite::memory:`). */
+  constructor(private readonly file: string) {
+    super();
+  }
+
+  isoTimestamp(column: string): string {
+    return `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
+  }
+
+  dateText(column: string): string {
+    return column;
+  }
+
+  sortKeyText(column: string): string {
+    return `CAST(${column} AS TEXT)`;
+  }
+
+  inList(column: string, parameter: string): string {
+    return `${column} IN (:...${parameter})`;
+  }
+
+  listValue(values: readonly unknown[]): unknown {
+    return values;
+  }
+
+  idListPlaceholders(count: number): string {
+    return `IN (${new Array<string>(count).fill('?').join(', ')})`;
+  }
+
+  idListValues(ids: readonly string[]): unknown[] {
+    return [...ids];
+  }
+
+  // The list made into a JSON array of its items; CAST reads a range's leading digits as its
+  // start.
+  portListHolds(column: string, port: string): string {
+    return `CASE WHEN ${column} GLOB '*[^0-9,-]*' THEN 0 ELSE EXISTS (
+      SELECT 1 FROM json_each('["' || replace(${column}, ',', '","') || '"]') p
+      WHERE CAST(p.value AS INTEGER) <= :${port}
+        AND CAST(substr(p.value, instr(p.value, '-') + 1) AS INTEGER) >= :${port}) END`;
+  }
+
+  // The lists are JSONB, which json_object takes as it is (JSON text from a subquery would be
+  // taken as a string).
+  jsonObject(entries: readonly JsonEntry[], from: string): string {
+    const pairs = entries.map(
+      ([key, value]) => `'${key}', ${typeof value === 'string' ? value : sqliteList(value)}`,
+    );
+    return `(SELECT json_object(${pairs.join(', ')}) ${from})`;
+  }
+
+  createdRecordsSelect(objectType: string, table: string, count: number): string {
+    return `SELECT ? || printf('%012x', ? + ROW_NUMBER() OVER (ORDER BY x.rowid)), ?, 'create', '${objectType}', x.id,
+    ?, NULL, NULL
+    FROM ${table} x WHERE x.id ${this.idListPlaceholders(count)}`;
+  }
+
+  instanceLocks(): null {
+    return null;
+  }
+
+  poolStats(): PoolStats | null {
+    return null;
+  }
+
+  /**
+   * In a worker thread (SqliteWriter), on a connection of its own, so that requests served
+   * meanwhile neither see the transaction half done nor run inside it (WAL lets them read the
+   * last committed state), and so that the rows are written while the main thread goes on
+   * with the payload. Lookups go to a read-only connection: it sees the state before the
+   * ingestion, which is what the plan is made against.
+   */
+  async inIngestion<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T> {
+    // Lets a write that passed the gate just before the lock was taken finish first.
+    await yieldToEventLoop();
+    const writer = await SqliteWriter.open(
+      this,
+      this.file,
+      SQLITE_BUSY_TIMEOUT_MS,
+      INGESTED_TABLES,
+      REBUILT_TABLES,
+    );
+    // Opened once the write lock is held: no other write can land between the two.
+    let reader: Database.Database | null = null;
+    try {
+      reader = new Database(this.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+      const result = await work(writer, new SqliteLookups(reader));
+      await writer.commit();
+      this.checkpoints.start(this.file, SQLITE_BUSY_TIMEOUT_MS);
+      return result;
+    } catch (error) {
+      await writer.rollback().catch(() => undefined);
+      throw error;
+    } finally {
+      reader?.close();
+      await writer.close();
+    }
+  }
+
+  /** A read-only connection in a read transaction: WAL keeps its snapshot while others write. */
+  async inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T> {
+    const reader = new Database(this.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    try {
+      reader.exec('BEGIN');
+      return await work(new SqliteLookups(reader));
+    } finally {
+      if (reader.inTransaction) reader.exec('ROLLBACK');
+      reader.close();
+    }
+  }
+
+  /** SQLite plans without statistics the service would keep. */
+  async afterIngestion(): Promise<void> {}
+
+  settled(): Promise<void> {
+    return this.checkpoints.settled();
+  }
+}
+
+/** A list of rows (or of one column's values) as JSONB, `[]` when none. */
+function sqliteList({ from, orderBy, fields }: JsonListField): string {
+  const element =
+    typeof fields === 'string'
+      ? fields
+      : `json_object(${fields.map(([key, expression]) => `'${key}', ${expression}`).join(', ')})`;
+  return `(SELECT jsonb_group_array(${element}) FROM (SELECT * ${from} ORDER BY ${orderBy.join(', ')}) v)`;
+}
