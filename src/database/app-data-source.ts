@@ -6,6 +6,7 @@ import { AsyncLock } from './async-lock.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './postgres/postgres.dialect.js';
 import { SqliteDialect } from './sqlite/sqlite.dialect.js';
+import { InventoryWriteGuard } from './writer/inventory-write-guard.subscriber.js';
 import { removePrivateDatabase } from './database-options.js';
 import { SqliteWriteGate } from './sqlite/sqlite-write-gate.subscriber.js';
 
@@ -37,6 +38,11 @@ export class AppDataSource extends DataSource {
    * beside them) take turns on an advisory lock; whoever comes second finds nothing left to do.
    */
   async migrate(): Promise<Migration[]> {
+    // Migrations rewrite the inventory's rows as the schema changes: no history of their own.
+    return this.asWriter(() => this.migrateInTurn());
+  }
+
+  private async migrateInTurn(): Promise<Migration[]> {
     if (this.options.type !== 'postgres') return this.runMigrations();
     const runner = this.createQueryRunner();
     try {
@@ -69,8 +75,17 @@ export class AppDataSource extends DataSource {
     return this.transacting.getStore() === true;
   }
 
+  /** Set while InventoryWriter runs a write: its statements pass the InventoryWriteGuard. */
+  private readonly writing = new AsyncLocalStorage<true>();
+
+  /** Runs `work` as InventoryWriter's: the only code whose writes to the inventory may run. */
+  asWriter<T>(work: () => Promise<T>): Promise<T> {
+    return this.writing.run(true, work);
+  }
+
   override async initialize(): Promise<this> {
     await super.initialize();
+    this.subscribers.push(new InventoryWriteGuard(() => this.writing.getStore() === true));
     if (this.options.type === 'better-sqlite3') {
       this.subscribers.push(
         new SqliteWriteGate(

@@ -1,12 +1,11 @@
 import { ForbiddenException, Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { AppDataSource } from '../database/app-data-source.js';
+import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { Dialect } from '../database/dialect/dialect.js';
 import { IngestMetrics, type IngestRunLabels } from './ingest-metrics.service.js';
 import type { IngestResponse } from './dto/ingest-response.dto.js';
@@ -43,7 +42,7 @@ interface OpenedPayload {
 @Injectable()
 export class IngestService implements OnModuleDestroy {
   constructor(
-    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly writer: InventoryWriter,
     private readonly dialect: Dialect,
     private readonly metrics: IngestMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -97,23 +96,25 @@ export class IngestService implements OnModuleDestroy {
           ),
         );
       }
-      // One ingestion at a time in this process; the transaction also serializes across
-      // processes.
-      const response = await this.dataSource.exclusiveWrites.run(() =>
-        this.dialect.inIngestion(async (sql, lookups) => {
-          const history = this.config.changeHistory
-            ? { caller, requestId: hooks.requestId, runId: hooks.runId }
-            : null;
-          const run = new IngestRun(payload, sql, lookups, new Date(), history);
-          const response = answer(await run.execute());
-          await hooks.beforeCommit?.(sql, response);
-          return response;
-        }),
-      );
-      const { assetsCreated, assetsDeleted, relationsCreated, relationsDeleted } = response.stats;
-      await this.dialect.afterIngestion(
-        assetsCreated + assetsDeleted + relationsCreated + relationsDeleted,
-      );
+      // After every write before it; one ingestion at a time across processes.
+      const response = await this.writer.ingest(async (sql, lookups) => {
+        const history = this.config.changeHistory
+          ? { caller, requestId: hooks.requestId, runId: hooks.runId }
+          : null;
+        const run = new IngestRun(payload, sql, lookups, new Date(), history);
+        const response = answer(await run.execute());
+        await hooks.beforeCommit?.(sql, response);
+        return response;
+      });
+      const { stats } = response;
+      await this.dialect.afterIngestion({
+        rowsMoved:
+          stats.assetsCreated +
+          stats.assetsDeleted +
+          stats.relationsCreated +
+          stats.relationsDeleted,
+        assetsWritten: stats.assetsCreated + stats.assetsUpdated + stats.assetsUnchanged,
+      });
       return response;
     } finally {
       await opened.close();

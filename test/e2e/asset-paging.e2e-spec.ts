@@ -65,24 +65,28 @@ describe('asset list paging', () => {
     admin = await t.login();
     // Ties in every sort key: a few values each, nulls among them, shared timestamps.
     const shared = new Date('2026-05-06T07:08:09.123Z');
-    await t.dataSource.getRepository(Asset).insert(
-      Array.from({ length: COUNT }, (_, i) => ({
-        id: `a-${String((i * 7) % COUNT).padStart(2, '0')}`,
-        name: `host ${i % 4}`,
-        ip: i % 5 === 0 ? null : `10.0.0.${i % 3}`,
-        type: i % 6 === 0 ? null : ['server', 'switch'][i % 2],
-        vendor: i % 4 === 0 ? null : ['Dell', 'HPE', 'Cisco'][i % 3],
-        site: i % 7 === 0 ? null : `site-${i % 2}`,
-        riskScore: i % 3 === 0 ? null : (i % 4) * 10,
-        createdAt: i % 5 === 0 ? shared : new Date(shared.getTime() + (i % 3) * 1000),
-        updatedAt: i % 2 === 0 ? shared : new Date(shared.getTime() + i),
-      })),
+    await t.seed(() =>
+      t.dataSource.getRepository(Asset).insert(
+        Array.from({ length: COUNT }, (_, i) => ({
+          id: `a-${String((i * 7) % COUNT).padStart(2, '0')}`,
+          name: `host ${i % 4}`,
+          ip: i % 5 === 0 ? null : `10.0.0.${i % 3}`,
+          type: i % 6 === 0 ? null : ['server', 'switch'][i % 2],
+          vendor: i % 4 === 0 ? null : ['Dell', 'HPE', 'Cisco'][i % 3],
+          site: i % 7 === 0 ? null : `site-${i % 2}`,
+          riskScore: i % 3 === 0 ? null : (i % 4) * 10,
+          createdAt: i % 5 === 0 ? shared : new Date(shared.getTime() + (i % 3) * 1000),
+          updatedAt: i % 2 === 0 ? shared : new Date(shared.getTime() + i),
+        })),
+      ),
     );
     // Timestamps with microseconds, as a default of PostgreSQL's gives them.
     const now = testingPostgres() ? 'now()' : "strftime('%Y-%m-%d %H:%M:%f', 'now')";
     for (const id of ['b-1', 'b-2'])
-      await t.dataSource.query(
-        `INSERT INTO assets (id, name, created_at, updated_at) VALUES ('${id}', 'host 1', ${now}, ${now})`,
+      await t.seed(() =>
+        t.dataSource.query(
+          `INSERT INTO assets (id, name, created_at, updated_at) VALUES ('${id}', 'host 1', ${now}, ${now})`,
+        ),
       );
   });
 

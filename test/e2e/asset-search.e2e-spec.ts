@@ -291,12 +291,14 @@ describe('asset search', () => {
   );
 
   it('finds an asset written without the API, by the triggers', async () => {
-    await t.dataSource.getRepository(Asset).insert({
-      id: 'orm-1',
-      name: 'Written By TypeORM',
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    });
+    await t.seed(() =>
+      t.dataSource.getRepository(Asset).insert({
+        id: 'orm-1',
+        name: 'Written By TypeORM',
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      }),
+    );
     stored.set('orm-1', { name: 'Written By TypeORM' });
     expect((await search('by typeorm')).assets.map((asset) => asset.id)).toEqual(['orm-1']);
   });

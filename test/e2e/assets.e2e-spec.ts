@@ -43,12 +43,15 @@ async function markIngested(
     last: new Date('2026-02-03T04:05:06.789Z'),
   },
 ): Promise<void> {
-  await t.dataSource
-    .getRepository(Asset)
-    .update(id, { origin: 'ingest', firstSeenAt: seen.first, lastSeenAt: seen.last });
+  await t.seed(() =>
+    t.dataSource
+      .getRepository(Asset)
+      .update(id, { origin: 'ingest', firstSeenAt: seen.first, lastSeenAt: seen.last }),
+  );
   // Inserted last position first: the answer's order is the positions', not the rows'.
   const rows = sources.map((source, position) => ({ assetId: id, source, position }));
-  if (rows.length > 0) await t.dataSource.getRepository(AssetSource).insert(rows.reverse());
+  if (rows.length > 0)
+    await t.seed(() => t.dataSource.getRepository(AssetSource).insert(rows.reverse()));
 }
 
 describe('assets', () => {
@@ -192,7 +195,9 @@ describe('assets', () => {
       });
       // Stored as made a minute ago: the update's timestamp is later whatever the clock's grain.
       const past = new Date(Date.now() - 60_000);
-      await t.dataSource.getRepository(Asset).update(id, { createdAt: past, updatedAt: past });
+      await t.seed(() =>
+        t.dataSource.getRepository(Asset).update(id, { createdAt: past, updatedAt: past }),
+      );
       const created = (await t.request('GET', `/api/assets/${id}`, { token: viewer })).body;
       expect(created.updatedAt).toBe(past.toISOString());
       const response = await t.request('PUT', `/api/assets/${created.id}`, {
@@ -293,16 +298,18 @@ describe('assets', () => {
       const c = await create({ name: 'c' });
       await markIngested(t, a.id, ['feed-1', 'feed-2']);
       await markIngested(t, b.id, ['feed-1']);
-      await t.dataSource.getRepository(Vulnerability).insert([
-        {
-          assetId: a.id,
-          id: 'CVE-2024-0001',
-          score: 7.5,
-          summary: 's',
-          publishedDate: '2024-01-02',
-        },
-        { assetId: b.id, id: 'CVE-2024-0002', score: 5, summary: null, publishedDate: null },
-      ]);
+      await t.seed(() =>
+        t.dataSource.getRepository(Vulnerability).insert([
+          {
+            assetId: a.id,
+            id: 'CVE-2024-0001',
+            score: 7.5,
+            summary: 's',
+            publishedDate: '2024-01-02',
+          },
+          { assetId: b.id, id: 'CVE-2024-0002', score: 5, summary: null, publishedDate: null },
+        ]),
+      );
       const now = new Date();
       const relation = (id: string, sourceAssetId: string, targetAssetId: string) => ({
         id,
@@ -313,13 +320,15 @@ describe('assets', () => {
         createdAt: now,
         updatedAt: now,
       });
-      await t.dataSource
-        .getRepository(Relation)
-        .insert([
-          relation('r1', a.id, b.id),
-          relation('r2', c.id, a.id),
-          relation('r3', b.id, c.id),
-        ]);
+      await t.seed(() =>
+        t.dataSource
+          .getRepository(Relation)
+          .insert([
+            relation('r1', a.id, b.id),
+            relation('r2', c.id, a.id),
+            relation('r3', b.id, c.id),
+          ]),
+      );
 
       const response = await t.request('DELETE', `/api/assets/${a.id}`, { token: editor });
       expect(response.status).toBe(204);
@@ -367,13 +376,15 @@ describe('assets', () => {
 
     it('carries the vulnerabilities', async () => {
       const created = await create({ name: 'vulnerable' });
-      await t.dataSource.getRepository(Vulnerability).insert({
-        assetId: created.id,
-        id: 'CVE-2023-1234',
-        score: 9.8,
-        summary: 'remote code execution',
-        publishedDate: '2023-06-01',
-      });
+      await t.seed(() =>
+        t.dataSource.getRepository(Vulnerability).insert({
+          assetId: created.id,
+          id: 'CVE-2023-1234',
+          score: 9.8,
+          summary: 'remote code execution',
+          publishedDate: '2023-06-01',
+        }),
+      );
       const response = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });
       expect(response.body.vulnerabilities).toEqual([
         {
@@ -556,7 +567,7 @@ describe('GET /api/assets', () => {
       expect(body.assets.map((a) => a.name)).toEqual(['host-03']);
       expect(body.assets[0].sources).toEqual([long]);
     } finally {
-      await t.dataSource.getRepository(AssetSource).delete({ assetId: ids[3] });
+      await t.seed(() => t.dataSource.getRepository(AssetSource).delete({ assetId: ids[3] }));
     }
   });
 

@@ -99,10 +99,12 @@ describe('diagrams', () => {
    */
   async function madeAMinuteAgo(diagram: { id: string }): Promise<any> {
     const past = new Date(Date.now() - 60_000);
-    await t.dataSource.getRepository(Diagram).update(diagram.id, {
-      createdAt: past,
-      updatedAt: past,
-    });
+    await t.seed(() =>
+      t.dataSource.getRepository(Diagram).update(diagram.id, {
+        createdAt: past,
+        updatedAt: past,
+      }),
+    );
     const stored = await read(diagram.id);
     expect(stored.updatedAt).toBe(past.toISOString());
     return stored;

@@ -36,28 +36,32 @@ describe('graph queries', () => {
    */
   async function buildGraph(assets: Record<string, number | null>, edges: Edge[]): Promise<void> {
     const now = new Date(clock);
-    await t.dataSource.getRepository(Asset).insert(
-      Object.entries(assets).map(([id, riskScore]) => ({
-        id,
-        name: id,
-        riskScore,
-        createdAt: now,
-        updatedAt: now,
-      })),
+    await t.seed(() =>
+      t.dataSource.getRepository(Asset).insert(
+        Object.entries(assets).map(([id, riskScore]) => ({
+          id,
+          name: id,
+          riskScore,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      ),
     );
     for (const [id, source, target, type, direction, protocol, toPorts] of edges) {
       const at = new Date(++clock);
-      await t.dataSource.getRepository(Relation).insert({
-        id,
-        sourceAssetId: source,
-        targetAssetId: target,
-        type,
-        direction: direction as RelationDirection,
-        protocol: protocol ?? null,
-        toPorts: toPorts ?? null,
-        createdAt: at,
-        updatedAt: at,
-      });
+      await t.seed(() =>
+        t.dataSource.getRepository(Relation).insert({
+          id,
+          sourceAssetId: source,
+          targetAssetId: target,
+          type,
+          direction: direction as RelationDirection,
+          protocol: protocol ?? null,
+          toPorts: toPorts ?? null,
+          createdAt: at,
+          updatedAt: at,
+        }),
+      );
     }
   }
 
@@ -119,13 +123,15 @@ describe('graph queries', () => {
 
   describe('GET /api/assets/:id/graph', () => {
     it('answers the asset and its neighbours one hop away by default, as the API shows them', async () => {
-      await t.dataSource.getRepository(Vulnerability).insert({
-        assetId: 'n1',
-        id: 'CVE-2024-3400',
-        score: 10,
-        summary: null,
-        publishedDate: null,
-      });
+      await t.seed(() =>
+        t.dataSource.getRepository(Vulnerability).insert({
+          assetId: 'n1',
+          id: 'CVE-2024-3400',
+          score: 10,
+          summary: null,
+          publishedDate: null,
+        }),
+      );
       const body = await ok('/api/assets/n0/graph');
       expect(Object.keys(body).sort()).toEqual(['assets', 'relations']);
       expect(ids(body.assets)).toEqual(['n0', 'n1']);

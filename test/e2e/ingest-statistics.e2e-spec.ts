@@ -6,7 +6,7 @@ import { testingPostgres } from '../support/test-database.js';
 
 // PostgreSQL only: SQLite's planner does not plan by row counts kept beforehand.
 (testingPostgres() ? describe : describe.skip)(
-  'PostgreSQL planner statistics after a large ingestion',
+  'PostgreSQL planner statistics and search index after a large ingestion',
   () => {
     let app: IngestionApp;
     useIngestionApp((started) => (app = started));
@@ -39,6 +39,14 @@ import { testingPostgres } from '../support/test-database.js';
         `SELECT reltuples AS planned FROM pg_class WHERE oid = 'assets'::regclass`,
       );
       expect(Number(planned)).toBe(1100);
+    });
+
+    it("merges the search index's pending entries before answering a run that wrote many assets", async () => {
+      await ingest(1000, 'merged', 3);
+      const [{ pages }] = await app.t.dataSource.query<{ pages: number }[]>(
+        `SELECT gin_clean_pending_list('"IDX_assets_search"'::regclass) AS pages`,
+      );
+      expect(Number(pages)).toBe(0);
     });
   },
 );

@@ -180,8 +180,10 @@ describe('ingestion semantics', () => {
         body: { name: 'created second', ip: '10.5.5.5' },
       });
       // Dated back before the first: "earliest" goes by creation time, not by the (later) id.
-      await t.dataSource.query(
-        `UPDATE assets SET created_at = '2000-01-01 00:00:00.000' WHERE name = 'created second'`,
+      await t.seed(() =>
+        t.dataSource.query(
+          `UPDATE assets SET created_at = '2000-01-01 00:00:00.000' WHERE name = 'created second'`,
+        ),
       );
       await ingest({ assets: [{ ip: '10.5.5.5', vendor: 'HP' }] });
       const stored = await byName();

@@ -94,7 +94,8 @@ async function storeBefore(
   await previous.initialize();
   try {
     await previous.migrate();
-    await fill(previous);
+    // The previous release's rows, written as it wrote them.
+    await previous.asWriter(() => fill(previous));
   } finally {
     await previous.destroy();
   }

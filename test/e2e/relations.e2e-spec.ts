@@ -52,7 +52,9 @@ describe('relations', () => {
   async function insertAsset(name = 'an asset'): Promise<string> {
     const id = randomUUID();
     const now = new Date();
-    await t.dataSource.getRepository(Asset).insert({ id, name, createdAt: now, updatedAt: now });
+    await t.seed(() =>
+      t.dataSource.getRepository(Asset).insert({ id, name, createdAt: now, updatedAt: now }),
+    );
     return id;
   }
 
@@ -310,7 +312,9 @@ describe('relations', () => {
       });
       // Stored as made a minute ago: the update's timestamp is later whatever the clock's grain.
       const past = new Date(Date.now() - 60_000);
-      await t.dataSource.getRepository(Relation).update(id, { createdAt: past, updatedAt: past });
+      await t.seed(() =>
+        t.dataSource.getRepository(Relation).update(id, { createdAt: past, updatedAt: past }),
+      );
       const created = (await t.request('GET', `/api/relations/${id}`, { token: editor })).body;
       expect(created.updatedAt).toBe(past.toISOString());
       const response = await t.request('PUT', `/api/relations/${created.id}`, {
@@ -497,18 +501,20 @@ describe('relations', () => {
         { id: 'aaa', createdAt: same },
         { id: 'bbb', createdAt: same },
       ];
-      await t.dataSource.getRepository(Relation).insert(
-        rows.map((row) => ({
-          ...row,
-          id: `${row.id}-${type}`.slice(0, 36),
-          sourceAssetId: from,
-          targetAssetId: to,
-          type,
-          direction: RelationDirection.Bi,
-          protocol: null,
-          toPorts: null,
-          updatedAt: row.createdAt,
-        })),
+      await t.seed(() =>
+        t.dataSource.getRepository(Relation).insert(
+          rows.map((row) => ({
+            ...row,
+            id: `${row.id}-${type}`.slice(0, 36),
+            sourceAssetId: from,
+            targetAssetId: to,
+            type,
+            direction: RelationDirection.Bi,
+            protocol: null,
+            toPorts: null,
+            updatedAt: row.createdAt,
+          })),
+        ),
       );
       const { items } = await list(`?type=${type}`);
       expect(items.map((relation) => relation.id.split('-')[0])).toEqual([
@@ -748,7 +754,7 @@ describe('relations', () => {
       const qr = await createRelation({ sourceAssetId: q, targetAssetId: r, type: 'link' });
       const before = await total();
 
-      await t.dataSource.getRepository(Asset).delete({ id: p });
+      await t.seed(() => t.dataSource.getRepository(Asset).delete({ id: p }));
 
       expect(await list(`?assetId=${p}`)).toEqual({ items: [], total: 0 });
       for (const gone of [pq, rp]) {
@@ -761,7 +767,7 @@ describe('relations', () => {
 
     it('makes the asset unusable as an end', async () => {
       const gone = await insertAsset('gone');
-      await t.dataSource.getRepository(Asset).delete({ id: gone });
+      await t.seed(() => t.dataSource.getRepository(Asset).delete({ id: gone }));
       const response = await t.request('POST', '/api/relations', {
         token: editor,
         body: { sourceAssetId: a, targetAssetId: gone, type: 'x' },

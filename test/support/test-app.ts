@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
+import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { CaptureLogger } from './capture-logger.js';
@@ -78,6 +79,14 @@ export class TestApp {
 
   get dataSource(): DataSource {
     return this.app.get(DataSource);
+  }
+
+  /**
+   * Runs the test's own writes of fixtures to the inventory as the service's one writer would
+   * (unrecorded): any other write to it is refused (InventoryWriteGuard).
+   */
+  seed<T>(work: () => Promise<T>): Promise<T> {
+    return (this.dataSource as AppDataSource).asWriter(work);
   }
 
   request<T = any>(

@@ -14,6 +14,14 @@ export interface InstanceLocks {
   close(): Promise<void>;
 }
 
+/** What an ingestion wrote, as afterIngestion weighs it. */
+export interface IngestionWritten {
+  /** Assets and relations created or deleted. */
+  rowsMoved: number;
+  /** Assets written: created, updated, or unchanged but seen (their last_seen_at moves). */
+  assetsWritten: number;
+}
+
 /** A pool's connections, as the metrics show them. */
 export interface PoolStats {
   total: number;
@@ -121,10 +129,11 @@ export abstract class Dialect {
   abstract inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T>;
 
   /**
-   * After an ingestion that moved `rows` rows of a store the planner believed `planned` large
-   * (or always): refreshes the planner's statistics where the database keeps them.
+   * After an ingestion's commit: the planner's statistics refreshed and indexes tidied where the
+   * database needs it, given what the run wrote. A failure is logged, never thrown: the run is
+   * committed and answered as it is.
    */
-  abstract afterIngestion(rowsMoved: number): Promise<void>;
+  abstract afterIngestion(written: IngestionWritten): Promise<void>;
 
   /** Settles what the dialect left running (background work) before the process ends. */
   abstract settled(): Promise<void>;

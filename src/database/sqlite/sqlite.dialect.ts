@@ -131,7 +131,7 @@ export class SqliteDialect extends Dialect {
     }
   }
 
-  /** SQLite plans without statistics the service would keep. */
+  /** SQLite plans without statistics the service would keep, and its indexes need no tidying. */
   async afterIngestion(): Promise<void> {}
 
   settled(): Promise<void> {

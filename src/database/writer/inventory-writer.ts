@@ -45,12 +45,14 @@ export class InventoryWriter {
    * are written before the commit. `origin` null: a write of the service's own, unrecorded.
    */
   write<T>(origin: ChangeOrigin | null, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
-    return this.dataSource.transact(async (manager) => {
-      const unit = new WriteUnit(manager, this.recorder);
-      const result = await work(unit);
-      await this.recorder.record(manager, origin, unit.recorded);
-      return result;
-    });
+    return this.dataSource.asWriter(() =>
+      this.dataSource.transact(async (manager) => {
+        const unit = new WriteUnit(manager, this.recorder);
+        const result = await work(unit);
+        await this.recorder.record(manager, origin, unit.recorded);
+        return result;
+      }),
+    );
   }
 
   /** Creates one object (`insert` writes it and answers it as the API shows it); recorded. */
@@ -118,6 +120,8 @@ export class InventoryWriter {
    * `sql`, with its plan: apply/change-writer.ts).
    */
   ingest<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T> {
-    return this.dataSource.exclusiveWrites.run(() => this.dataSource.dialect.inIngestion(work));
+    return this.dataSource.asWriter(() =>
+      this.dataSource.exclusiveWrites.run(() => this.dataSource.dialect.inIngestion(work)),
+    );
   }
 }
