@@ -1,6 +1,7 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Counter, Histogram } from 'prom-client';
+import { statusOf } from '../common/filters/all-exceptions.filter.js';
 import type { IngestMode } from '../ingest/ingest-payload.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -22,11 +23,8 @@ const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 
 /** The status an error is answered with decides whether the client or the service failed. */
 export function ingestOutcomeOf(error: unknown): Exclude<IngestOutcome, 'succeeded'> {
-  const status =
-    error instanceof HttpException
-      ? error.getStatus()
-      : (error as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 ? 'rejected' : 'failed';
+  const status = statusOf(error);
+  return status >= 400 && status < 500 ? 'rejected' : 'failed';
 }
 
 /** Ingestion runs counted by outcome and mode, and their durations. */
