@@ -1,10 +1,11 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Repository, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import { updateChange, type ChangeInput, type ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../relations/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -383,7 +384,7 @@ export class AssetsService {
       prepared: 'asset',
       timestampsAsText: true,
     });
-    if (!row) throw new NotFoundException(`asset ${id} not found`);
+    if (!row) throw new NotFoundError(`asset ${id} not found`);
     const [asset] = await this.withDetails([row], manager);
     return asset;
   }

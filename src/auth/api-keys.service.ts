@@ -1,10 +1,11 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
 import type { ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
 import { API_KEY_PREFIX } from '../common/credentials.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { ApiKey } from './api-key.entity.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
@@ -78,7 +79,7 @@ export class ApiKeysService {
     await this.dataSource.transact(async (manager) => {
       const apiKeys = manager.getRepository(ApiKey);
       const before = await apiKeys.findOneBy({ id, userId });
-      if (!before) throw new NotFoundException(`API key ${id} not found`);
+      if (!before) throw new NotFoundError(`API key ${id} not found`);
       await apiKeys.delete({ id, userId });
       await this.history.record(manager, origin, [
         {

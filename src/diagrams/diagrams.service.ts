@@ -1,9 +1,11 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity, type SelectQueryBuilder } from 'typeorm';
 import { updateChange, type ChangeOrigin } from '../changes/change-origin.js';
 import { ChangesService } from '../changes/changes.service.js';
+import { ForbiddenError } from '../common/errors/forbidden.error.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
 import { AppDataSource } from '../database/app-data-source.js';
 import { Role, roleIncludes } from '../common/role.js';
@@ -33,8 +35,8 @@ const SUMMARY_COLUMNS = [
   'updatedAt',
 ];
 
-function notFound(id: string): NotFoundException {
-  return new NotFoundException(`diagram ${id} not found`);
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`diagram ${id} not found`);
 }
 
 @Injectable()
@@ -159,10 +161,10 @@ export class DiagramsService {
       : null;
     if (!diagram) throw notFound(id);
     if (!roleIncludes(caller.role, Role.Editor)) {
-      throw new ForbiddenException('Changing a diagram requires the editor role');
+      throw new ForbiddenError('Changing a diagram requires the editor role');
     }
     if (!roleIncludes(caller.role, Role.Admin) && diagram.ownerId !== caller.userId) {
-      throw new ForbiddenException('Only the owner of a diagram or an admin may change it');
+      throw new ForbiddenError('Only the owner of a diagram or an admin may change it');
     }
   }
 

@@ -1,14 +1,9 @@
-import {
-  ForbiddenException,
-  Inject,
-  Injectable,
-  Logger,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ForbiddenError } from '../common/errors/forbidden.error.js';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
@@ -229,7 +224,7 @@ export class IngestService implements OnModuleDestroy {
   ): IngestPayload {
     const admin = roleIncludes(caller.role, Role.Admin);
     if (mode === 'replace' && !admin) {
-      throw new ForbiddenException('replace mode requires the admin role');
+      throw new ForbiddenError('replace mode requires the admin role');
     }
     const payload = parse();
     const { deleteStale, source, dryRun } = payload;
@@ -238,7 +233,7 @@ export class IngestService implements OnModuleDestroy {
     if (payload.mode === 'merge' && deleteStale && source === null && !admin) {
       const [stale, from] =
         format === 'json' ? ['options.deleteStale', 'options.source'] : ['deleteStale', 'source'];
-      throw new ForbiddenException(`${stale} without ${from} requires the admin role`);
+      throw new ForbiddenError(`${stale} without ${from} requires the admin role`);
     }
     return payload;
   }

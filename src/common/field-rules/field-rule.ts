@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { isIP } from 'node:net';
+import { InvalidInputError } from '../errors/invalid-input.error.js';
 
 /**
  * What one field accepts, whoever checks it: the REST DTOs (field.decorator.ts), the ingestion's
@@ -195,7 +195,7 @@ export function fieldProblem(rule: FieldRule, value: unknown): string | null {
  */
 export function checkField<T>(rule: FieldRule, value: unknown, path: string, field: string): T {
   const problem = fieldProblem(rule, value);
-  if (problem !== null) throw new BadRequestException(`${path}.${field} ${problem}`);
+  if (problem !== null) throw new InvalidInputError(`${path}.${field} ${problem}`);
   return value as T;
 }
 

@@ -1,7 +1,7 @@
-import { BadRequestException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import { MAX_BODY_DEPTH } from '../../common/json-depth.js';
 import { workerFile } from '../../common/workers/worker-file.js';
 import { receiver, terminator, transferable } from '../../common/workers/worker-messages.js';
@@ -73,7 +73,7 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
     // The same answers as the JSON parser of every other route.
     throw first.invalid === 'json'
       ? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
-      : new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
+      : new InvalidInputError(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
   }
   if (!('head' in first)) {
     await close();
