@@ -18,7 +18,7 @@ export interface IngestRunLabels {
 
 type Labels = 'outcome' | 'mode';
 
-/** Seconds: a small merge takes milliseconds, 100,000 assets take tens of seconds. */
+/** Seconds: from a small merge to the largest bulk body. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 /** The status an error is answered with decides whether the client or the service failed. */

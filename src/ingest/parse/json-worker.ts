@@ -40,10 +40,10 @@ export interface JsonInWorker {
 }
 
 /**
- * `JSON.parse` of a bulk body in a worker thread. Parsing 40 MB takes the better part of a
- * second, which on the main thread would hold up every other request (health probes among
- * them); here the main thread only hands the bytes over and takes in the result a slice of the
- * long arrays at a time, so that each slice can be checked and let go before the next comes.
+ * `JSON.parse` of a bulk body in a worker thread. Parsing a bulk body takes long enough that,
+ * on the main thread, it would hold up every other request (health probes among them); here
+ * the main thread only hands the bytes over and takes in the result a slice of the long arrays
+ * at a time, so that each slice can be checked and let go before the next comes.
  * Rejects as Fastify's own JSON parser does, so that the answer to a malformed body is the same.
  */
 export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
