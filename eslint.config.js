@@ -31,6 +31,36 @@ export default tseslint.config(
     },
   },
   {
+    // The domain throws domain errors (src/common/errors/); only the edge speaks HTTP.
+    files: [
+      'src/**/*.service.ts',
+      'src/ingest/plan/**/*.ts',
+      'src/ingest/validate/**/*.ts',
+      'src/ingest/match/**/*.ts',
+      'src/ingest/apply/**/*.ts',
+      'src/ingest/formats/**/*.ts',
+      'src/ingest/parse/**/*.ts',
+      'src/common/errors/**/*.ts',
+      'src/common/field-rules/**/*.ts',
+      'src/assets/asset-cursor.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nestjs/common'],
+              importNamePattern: 'Exception$',
+              message:
+                'Throw a domain error from src/common/errors/: AllExceptionsFilter alone maps it to an HTTP status.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
     rules: {
       // HTTP answers under test are untyped JSON.

@@ -1,6 +1,6 @@
 // Probes <base>/api/health every 20 ms until its stdin closes, then prints the slowest answer
-// (ms). A process of its own: probing from the process that sends a 40 MB body would time that
-// process's own stalls (seen: 300 ms at the start of each upload) as the service's.
+// (ms). A process of its own: probing from the process that sends a large body would time that
+// process's own stalls (at the start of each upload) as the service's.
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 

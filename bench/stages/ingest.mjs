@@ -7,6 +7,12 @@
 import { IngestRefused, ingest, limitRow, ratioRow } from '../harness.mjs';
 import { withOptions } from '../lib.mjs';
 
+/**
+ * A dry run does the real run's work but its writes, which for an unchanged payload are few: it
+ * may take as long as the real run, never longer.
+ */
+const DRY_RUN_MAX_RATIO = 1;
+
 /** The stats without their `duration`: what a dry run must give as the real run gave. */
 const counts = ({ duration: _duration, ...rest }) => rest;
 
@@ -112,10 +118,10 @@ export default {
                 service: null,
                 baseline: null,
                 ratio: null,
-                target: '<= 0.5',
+                target: `<= ${DRY_RUN_MAX_RATIO}`,
                 pass: false,
               }
-            : ratioRow(dryFigure, results, 'dry', 'repeat', 0.5),
+            : ratioRow(dryFigure, results, 'dry', 'repeat', DRY_RUN_MAX_RATIO),
           ratioRow(
             `first ingestion ${size} / the same, change history off (ms)`,
             results,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { BadRequestException } from '@nestjs/common';
 import { Buffer } from 'node:buffer';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import type { AssetSortField } from './dto/list-assets-query.dto.js';
 
@@ -35,7 +35,7 @@ describe('asset list cursors', () => {
   ] satisfies [string, string, AssetSortField][])(
     'refuse %s, naming after',
     (_case, after, sort) => {
-      expect(() => decodeCursor(after, sort, sort)).toThrow(BadRequestException);
+      expect(() => decodeCursor(after, sort, sort)).toThrow(InvalidInputError);
       expect(() => decodeCursor(after, sort, sort)).toThrow(/\bafter\b/);
     },
   );

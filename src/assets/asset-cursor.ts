@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import { Buffer } from 'node:buffer';
 import { MAX_ASSET_ID_LENGTH } from '../common/field-rules/inventory-values.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import type { AssetSortField } from './dto/list-assets-query.dto.js';
 
 /**
@@ -37,23 +37,23 @@ export function decodeCursor(after: string, sort: string, field: AssetSortField)
   try {
     parsed = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
   } catch {
-    throw new BadRequestException(INVALID);
+    throw new InvalidInputError(INVALID);
   }
-  if (!Array.isArray(parsed) || parsed.length !== 3) throw new BadRequestException(INVALID);
+  if (!Array.isArray(parsed) || parsed.length !== 3) throw new InvalidInputError(INVALID);
   const [cursorSort, key, id] = parsed as unknown[];
   if (cursorSort !== sort)
-    throw new BadRequestException(`after was taken in another sort than ${sort}`);
+    throw new InvalidInputError(`after was taken in another sort than ${sort}`);
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ASSET_ID_LENGTH)
-    throw new BadRequestException(INVALID);
-  if (CONTROL.test(id)) throw new BadRequestException(INVALID);
+    throw new InvalidInputError(INVALID);
+  if (CONTROL.test(id)) throw new InvalidInputError(INVALID);
   if (key === null) {
-    if (REQUIRED_KEYS.has(field)) throw new BadRequestException(INVALID);
+    if (REQUIRED_KEYS.has(field)) throw new InvalidInputError(INVALID);
     return { sort, key, id };
   }
   if (typeof key !== 'string' || key.length > MAX_KEY_LENGTH || CONTROL.test(key))
-    throw new BadRequestException(INVALID);
-  if (TIMESTAMPS.has(field) && !isTimestamp(key)) throw new BadRequestException(INVALID);
-  if (field === 'risk_score' && !/^-?\d{1,9}$/.test(key)) throw new BadRequestException(INVALID);
+    throw new InvalidInputError(INVALID);
+  if (TIMESTAMPS.has(field) && !isTimestamp(key)) throw new InvalidInputError(INVALID);
+  if (field === 'risk_score' && !/^-?\d{1,9}$/.test(key)) throw new InvalidInputError(INVALID);
   return { sort, key, id };
 }
 

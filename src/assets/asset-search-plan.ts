@@ -1,10 +1,8 @@
 /**
  * The index entries the walk may expect to read, per match that the other plan would read in
- * full and sort. Measured on SQLite at 1M assets, a page of 101: with 1,111 matches spread along
- * the order, the walk's ~90,000 entries cost about what reading the 1,111 rows does (so an entry
- * costs about an eightieth of a row); with 11,111 it is 1.3 times faster, and with 250,000 three
- * times. Matches clustered late in the order make the walk read more than expected (11,111 of
- * them, mostly at the end: twice as slow). 10 keeps the walk to the cases that are clearly dense.
+ * full and sort. An index entry costs a small fraction of a row read and sorted, so the walk
+ * wins once matches are dense; matches clustered late in the order make it read more than
+ * expected. 10 keeps the walk to the cases that are clearly dense.
  */
 const WALK_STEPS_PER_MATCH = 10;
 

@@ -1,5 +1,4 @@
 import {
-  BadRequestException,
   Body,
   Controller,
   Delete,
@@ -23,6 +22,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Roles } from '../common/decorators/roles.decorator.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import {
   ApiAuthenticated,
   ApiErrorResponses,
@@ -81,7 +81,7 @@ export class AssetsController {
   ): Promise<AssetListResponse> {
     const given = request.query as Record<string, unknown>;
     if (query.after !== undefined && given.offset !== undefined)
-      throw new BadRequestException('after cannot be combined with offset');
+      throw new InvalidInputError('after cannot be combined with offset');
     const { assets, total, next } = await this.assets.list(query);
     if (next !== undefined) void reply.header('Link', nextLink(request.url, next));
     return { assets, total };

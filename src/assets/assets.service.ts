@@ -1,10 +1,11 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Repository, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import { type ChangeInput, type ChangeOrigin } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../database/entities/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
@@ -96,7 +97,7 @@ const HAS_SERVICE =
 // Rows of one multi-row insert: 6 values each, well within either database's parameter limit.
 const SERVICES_PER_INSERT = 1000;
 
-const assetNotFound = (id: string) => new NotFoundException(`asset ${id} not found`);
+const assetNotFound = (id: string) => new NotFoundError(`asset ${id} not found`);
 
 /** `%term%` for LIKE, with the term's own wildcards escaped. */
 function containsPattern(term: string): string {

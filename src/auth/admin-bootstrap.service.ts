@@ -1,11 +1,6 @@
-import {
-  ConflictException,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { ConflictError } from '../common/errors/conflict.error.js';
 import { Role } from '../common/role.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -30,7 +25,7 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
       await this.users.create(null, { email, name: 'Administrator', password, role: Role.Admin });
     } catch (error) {
       // Another replica starting at the same moment created it first.
-      if (error instanceof ConflictException || isUniqueViolation(error)) return;
+      if (error instanceof ConflictError || isUniqueViolation(error)) return;
       throw error;
     }
     if (this.config.admin.password) {

@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Repository } from 'typeorm';
@@ -6,6 +6,7 @@ import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { API_KEY_PREFIX } from '../common/credentials.js';
 import { ApiKey } from '../database/entities/api-key.entity.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { User } from '../database/entities/user.entity.js';
 
@@ -76,7 +77,7 @@ export class ApiKeysService {
       const { manager } = unit;
       const apiKeys = manager.getRepository(ApiKey);
       const before = await apiKeys.findOneBy({ id, userId });
-      if (!before) throw new NotFoundException(`API key ${id} not found`);
+      if (!before) throw new NotFoundError(`API key ${id} not found`);
       await apiKeys.delete({ id, userId });
       unit.record({
         action: 'delete',

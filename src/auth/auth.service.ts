@@ -1,6 +1,8 @@
 import type { ChangeOrigin } from '../database/history/change-origin.js';
-import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
+import { UnauthorizedError } from '../common/errors/unauthorized.error.js';
 import type { LoginResponse } from './dto/login-response.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
 import { PasswordService } from './password.service.js';
@@ -21,7 +23,7 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !valid) {
-      throw new UnauthorizedException('Invalid e-mail or password');
+      throw new UnauthorizedError('Invalid e-mail or password');
     }
     return { token: await this.issueToken(user), user: toUserResponse(user) };
   }
@@ -33,7 +35,7 @@ export class AuthService {
   ): Promise<void> {
     const user = await this.users.findById(origin.caller.userId);
     if (!user || !(await this.passwords.verify(user.passwordHash, currentPassword))) {
-      throw new BadRequestException('currentPassword is not the current password');
+      throw new InvalidInputError('currentPassword is not the current password');
     }
     await this.users.setPassword(origin, newPassword);
   }

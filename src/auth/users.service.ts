@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity } from 'typeorm';
@@ -8,6 +8,8 @@ import {
   type ChangeOrigin,
 } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
+import { ConflictError } from '../common/errors/conflict.error.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { Role } from '../common/role.js';
 import { Dialect } from '../database/dialect/dialect.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
@@ -68,7 +70,7 @@ export class UsersService {
 
   async getById(id: string): Promise<User> {
     const user = await this.findById(id);
-    if (!user) throw new NotFoundException(`user ${id} not found`);
+    if (!user) throw new NotFoundError(`user ${id} not found`);
     return user;
   }
 
@@ -110,7 +112,7 @@ export class UsersService {
         });
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictException('email is already in use');
+      if (isUniqueViolation(error)) throw new ConflictError('email is already in use');
       throw error;
     }
     return user;
@@ -129,14 +131,13 @@ export class UsersService {
       const { manager } = unit;
       const users = manager.getRepository(User);
       const before = await users.findOneBy({ id });
-      if (!before) throw new NotFoundException(`user ${id} not found`);
+      if (!before) throw new NotFoundError(`user ${id} not found`);
       const query = users.createQueryBuilder().update(User).set(changes).where('id = :id', { id });
       if (dto.role !== undefined && dto.role !== Role.Admin) {
         query.andWhere(this.notLastAdmin, { admin: Role.Admin });
       }
       const result = await query.execute();
-      if (!result.affected)
-        throw new ConflictException('the last admin cannot lose the admin role');
+      if (!result.affected) throw new ConflictError('the last admin cannot lose the admin role');
       const after = (await users.findOneBy({ id }))!;
       unit.record(...userChange(before, after, dto.password !== undefined));
       return after;
@@ -148,7 +149,7 @@ export class UsersService {
       const { manager } = unit;
       const users = manager.getRepository(User);
       const before = await users.findOneBy({ id });
-      if (!before) throw new NotFoundException(`user ${id} not found`);
+      if (!before) throw new NotFoundError(`user ${id} not found`);
       // Read first: its keys go with it, and its diagrams lose their owner, by foreign key.
       const keys = await manager
         .getRepository(ApiKey)
@@ -163,7 +164,7 @@ export class UsersService {
         .where('id = :id', { id })
         .andWhere(this.notLastAdmin, { admin: Role.Admin })
         .execute();
-      if (!result.affected) throw new ConflictException('the last admin cannot be deleted');
+      if (!result.affected) throw new ConflictError('the last admin cannot be deleted');
       unit.record(
         ...keys.map((key): ChangeInput => ({
           action: 'delete',

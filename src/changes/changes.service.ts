@@ -1,8 +1,9 @@
-import { Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Asset } from '../database/entities/asset.entity.js';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { readArrays } from '../database/sql-reads.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -107,7 +108,7 @@ export class ChangesService {
         : // Past the end, or none: the total counted on its own.
           await this.page(OF_ASSET, { id }, paging);
     if (page.total === 0 && !(await this.assets.existsBy({ id }))) {
-      throw new NotFoundException(`asset ${id} not found`);
+      throw new NotFoundError(`asset ${id} not found`);
     }
     return page;
   }

@@ -49,9 +49,8 @@ export const POSTGRES_ROWS_PER_INSERT = 5_000;
 
 /**
  * A bulk load also drops the change records' indexes until its commit while they hold fewer
- * rows than this. A load of 100,000 assets and relations adds 200,000 records: inserting them
- * and then building their four indexes took 2.8 s here, against 4.3 s with the indexes kept up
- * to date row by row; over many more stored records than a load adds, rebuilding costs more than
- * it saves.
+ * rows than this. Inserting a load's records and then building their indexes costs less than
+ * keeping the indexes up to date row by row; over many more stored records than a load adds,
+ * rebuilding costs more than it saves.
  */
 export const BULK_REBUILD_MAX_ROWS = 100_000;

@@ -26,8 +26,8 @@ export interface ReadOptions {
   prepared?: string;
   /**
    * timestamptz columns as PostgreSQL's text rather than Dates, for a read whose timestamps
-   * only go out as text (isoTimestamp rewrites it): a page of 100 assets made 400 Dates, each
-   * parsed and then formatted again, a sixth of the list's time on the main thread.
+   * only go out as text (isoTimestamp rewrites it): a Date per timestamp, parsed and then
+   * formatted again, is a large share of the list's time on the main thread.
    */
   timestampsAsText?: boolean;
 }

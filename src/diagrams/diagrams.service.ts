@@ -1,9 +1,11 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Repository, type QueryDeepPartialEntity, type SelectQueryBuilder } from 'typeorm';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
+import { ForbiddenError } from '../common/errors/forbidden.error.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { Diagram, DiagramVisibility } from '../database/entities/diagram.entity.js';
@@ -32,8 +34,8 @@ const SUMMARY_COLUMNS = [
   'updatedAt',
 ];
 
-function notFound(id: string): NotFoundException {
-  return new NotFoundException(`diagram ${id} not found`);
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`diagram ${id} not found`);
 }
 
 @Injectable()
@@ -154,10 +156,10 @@ export class DiagramsService {
       : null;
     if (!diagram) throw notFound(id);
     if (!roleIncludes(caller.role, Role.Editor)) {
-      throw new ForbiddenException('Changing a diagram requires the editor role');
+      throw new ForbiddenError('Changing a diagram requires the editor role');
     }
     if (!roleIncludes(caller.role, Role.Admin) && diagram.ownerId !== caller.userId) {
-      throw new ForbiddenException('Only the owner of a diagram or an admin may change it');
+      throw new ForbiddenError('Only the owner of a diagram or an admin may change it');
     }
   }
 

@@ -1,9 +1,10 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import type { AssetResponse } from '../assets/dto/asset-response.dto.js';
 import { Dialect } from '../database/dialect/dialect.js';
 import { AssetsService } from '../assets/assets.service.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../database/entities/relation.entity.js';
 import type { GraphQueryDto } from './dto/graph-query.dto.js';
@@ -33,7 +34,7 @@ import {
 // Ids bound by one IN list: well within the parameters either database takes in a statement.
 const IDS_PER_LOOKUP = 10_000;
 
-const assetNotFound = (id: string) => new NotFoundException(`asset ${id} not found`);
+const assetNotFound = (id: string) => new NotFoundError(`asset ${id} not found`);
 
 /**
  * The graph queries: the walks are recursive SQL (graph-sql.ts); the assets and relations they
@@ -78,12 +79,12 @@ export class GraphService {
     const existing = new Set(found.map((row) => row.id));
     const unknown = Object.entries({ from, to }).filter(([, id]) => !existing.has(id));
     if (unknown.length > 0) {
-      throw new NotFoundException(
+      throw new NotFoundError(
         unknown.map(([field, id]) => `${field}: asset ${id} not found`).join('; '),
       );
     }
 
-    const noPath = new NotFoundException(`no path from ${from} to ${to} within ${maxDepth} hops`);
+    const noPath = new NotFoundError(`no path from ${from} to ${to} within ${maxDepth} hops`);
     const walk =
       from === to ? { assetIds: [from], relationIds: [] } : await this.walk(from, to, maxDepth);
     if (!walk) throw noPath;

@@ -1,6 +1,7 @@
-import { Inject, Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { UnavailableError } from '../common/errors/unavailable.error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { HealthResponse } from './dto/health-response.dto.js';
@@ -34,7 +35,7 @@ export class HealthService {
 
   /** Readiness: not shutting down, and the database answers a trivial query in time. */
   async ready(): Promise<HealthResponse> {
-    if (this.stopping) throw new ServiceUnavailableException('Not ready: shutting down');
+    if (this.stopping) throw new UnavailableError('Not ready: shutting down');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timed out')), READINESS_TIMEOUT_MS);
@@ -43,7 +44,7 @@ export class HealthService {
       if (!this.dataSource.isInitialized) throw new Error('closed');
       await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
     } catch {
-      throw new ServiceUnavailableException('Not ready: the database does not answer');
+      throw new UnavailableError('Not ready: the database does not answer');
     } finally {
       clearTimeout(timer);
     }

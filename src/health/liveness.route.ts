@@ -46,7 +46,7 @@ export const LIVENESS_OPERATION: OperationObject = {
 /**
  * GET /api/health, registered on Fastify directly rather than through Nest's router. It is
  * public and takes no input, so Nest's per-route work (the global AccessGuard, the pipes, the
- * chain of awaits around the handler) has nothing to do there, yet took a third of its
+ * chain of awaits around the handler) has nothing to do there, yet costs much of its
  * throughput. Every Fastify hook still applies: security headers, request id, request log, CORS,
  * Connection: close while draining.
  */

@@ -1,19 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  BadRequestException,
-  ConflictException,
-  ForbiddenException,
-  InternalServerErrorException,
-} from '@nestjs/common';
+import { ForbiddenException, InternalServerErrorException } from '@nestjs/common';
+import { ConflictError } from '../common/errors/conflict.error.js';
+import { ForbiddenError } from '../common/errors/forbidden.error.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
+import { UnavailableError } from '../common/errors/unavailable.error.js';
 import { loadConfig } from '../config/app-config.js';
 import { IngestMetrics, ingestOutcomeOf } from './ingest-metrics.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 
 describe('ingestOutcomeOf', () => {
   it.each([
-    [new BadRequestException('assets[0].ip must be an IP address'), 'rejected'],
-    [new ForbiddenException('replace mode requires the admin role'), 'rejected'],
-    [new ConflictException('already stored'), 'rejected'],
+    [new InvalidInputError('assets[0].ip must be an IP address'), 'rejected'],
+    [new ForbiddenError('replace mode requires the admin role'), 'rejected'],
+    [new ConflictError('already stored'), 'rejected'],
+    [new UnavailableError('Not ready: shutting down'), 'failed'],
+    [new ForbiddenException('This action requires the editor role'), 'rejected'],
     [Object.assign(new Error('Body is too large'), { statusCode: 413 }), 'rejected'],
     [new InternalServerErrorException(), 'failed'],
     [new Error('connection terminated'), 'failed'],
@@ -51,8 +52,8 @@ describe('IngestMetrics.measure', () => {
       }),
     ).rejects.toBe(failure);
     await expect(
-      ingest.measure(() => Promise.reject(new BadRequestException('Body is not valid JSON'))),
-    ).rejects.toBeInstanceOf(BadRequestException);
+      ingest.measure(() => Promise.reject(new InvalidInputError('Body is not valid JSON'))),
+    ).rejects.toBeInstanceOf(InvalidInputError);
 
     expect(await runs(metrics)).toEqual([
       { outcome: 'succeeded', mode: 'replace', value: 1 },

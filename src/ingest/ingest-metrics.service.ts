@@ -1,8 +1,9 @@
-import { HttpException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Counter, Histogram } from 'prom-client';
 import type { IngestMode } from './ingest-payload.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { statusOf } from '../common/filters/all-exceptions.filter.js';
 
 /** succeeded: stored; rejected: answered 4xx (bad payload, role, conflict); failed: 5xx. */
 export type IngestOutcome = 'succeeded' | 'rejected' | 'failed';
@@ -17,16 +18,13 @@ export interface IngestRunLabels {
 
 type Labels = 'outcome' | 'mode';
 
-/** Seconds: a small merge takes milliseconds, 100,000 assets take tens of seconds. */
+/** Seconds: from a small merge to the largest bulk body. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 /** The status an error is answered with decides whether the client or the service failed. */
 export function ingestOutcomeOf(error: unknown): Exclude<IngestOutcome, 'succeeded'> {
-  const status =
-    error instanceof HttpException
-      ? error.getStatus()
-      : (error as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500 ? 'rejected' : 'failed';
+  const status = statusOf(error);
+  return status >= 400 && status < 500 ? 'rejected' : 'failed';
 }
 
 /** Ingestion runs counted by outcome and mode, and their durations. */

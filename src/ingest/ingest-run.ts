@@ -129,8 +129,8 @@ export class IngestRun {
     const deferred: AssetPlan[] | null = deferWrites ? [] : null;
     // Where the lookups are answered beside this thread, a slice is planned once the next one
     // is read and its lookups sent: the database looks them up meanwhile. No slice's stored
-    // rows are held while a plan is written: held, they outlived V8's young generation, and a
-    // repeated 100k ingestion's peak memory grew by 80 MB.
+    // rows are held while a plan is written: held, they would outlive V8's young generation
+    // and raise a repeated ingestion's peak memory.
     let previous: LookedUpSlice | null = null;
     for await (const assets of this.payload.assets) {
       if (!this.readAhead) {
@@ -343,8 +343,8 @@ export class IngestRun {
   private async addStoredRelations(sourceIds: string[]): Promise<void> {
     if (this.payload.mode !== 'merge') return;
     const { all, byKey } = this.storedRelations;
-    // In turns: keying the stored relations of 100,000 matched assets at once held the event
-    // loop for over 100 ms (health probes waited).
+    // In turns: keying the stored relations of every matched asset at once would hold the
+    // event loop long enough to keep health probes waiting.
     const rows = await this.stored.relationsFrom(sourceIds);
     for (let start = 0; start < rows.length; start += PLAN_ITEMS_PER_TURN) {
       if (start > 0) await letOtherRequestsRun();

@@ -1,5 +1,6 @@
-import { ForbiddenException, Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
+import { ForbiddenError } from '../common/errors/forbidden.error.js';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
@@ -188,7 +189,7 @@ export class IngestService implements OnModuleDestroy {
   ): IngestPayload {
     const admin = roleIncludes(caller.role, Role.Admin);
     if (mode === 'replace' && !admin) {
-      throw new ForbiddenException('replace mode requires the admin role');
+      throw new ForbiddenError('replace mode requires the admin role');
     }
     const payload = parse();
     const { deleteStale, source, dryRun } = payload;
@@ -197,7 +198,7 @@ export class IngestService implements OnModuleDestroy {
     if (payload.mode === 'merge' && deleteStale && source === null && !admin) {
       const [stale, from] =
         format === 'json' ? ['options.deleteStale', 'options.source'] : ['deleteStale', 'source'];
-      throw new ForbiddenException(`${stale} without ${from} requires the admin role`);
+      throw new ForbiddenError(`${stale} without ${from} requires the admin role`);
     }
     return payload;
   }

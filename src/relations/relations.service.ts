@@ -1,9 +1,11 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { Asset } from '../database/entities/asset.entity.js';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toRelationResponse } from './dto/relation-response.dto.js';
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
@@ -18,8 +20,8 @@ export interface RelationPage {
   total: number;
 }
 
-function relationNotFound(id: string): NotFoundException {
-  return new NotFoundException(`relation ${id} not found`);
+function relationNotFound(id: string): NotFoundError {
+  return new NotFoundError(`relation ${id} not found`);
 }
 
 @Injectable()
@@ -60,7 +62,7 @@ export class RelationsService {
 
   async create(origin: ChangeOrigin, dto: CreateRelationDto): Promise<Relation> {
     if (dto.sourceAssetId === dto.targetAssetId) {
-      throw new BadRequestException('targetAssetId must differ from sourceAssetId');
+      throw new InvalidInputError('targetAssetId must differ from sourceAssetId');
     }
     await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
     const now = new Date();
@@ -133,6 +135,6 @@ export class RelationsService {
     const missing = Object.entries({ sourceAssetId, targetAssetId })
       .filter(([, assetId]) => !ids.has(assetId))
       .map(([field]) => `${field} refers to no asset`);
-    if (missing.length > 0) throw new BadRequestException(missing.join('; '));
+    if (missing.length > 0) throw new InvalidInputError(missing.join('; '));
   }
 }

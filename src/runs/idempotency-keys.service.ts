@@ -1,8 +1,9 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { LessThan, Repository } from 'typeorm';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestSql } from '../database/ingest-sql.js';
 import { IdempotencyKey } from '../database/entities/idempotency-key.entity.js';
@@ -38,7 +39,7 @@ export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | null {
   const value = headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
   if (value === undefined) return null;
   if (typeof value !== 'string' || !ACCEPTED_KEY.test(value)) {
-    throw new BadRequestException(
+    throw new InvalidInputError(
       `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters`,
     );
   }

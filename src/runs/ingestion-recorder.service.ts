@@ -1,10 +1,7 @@
-import {
-  ConflictException,
-  Injectable,
-  Logger,
-  UnprocessableEntityException,
-} from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { ConflictError } from '../common/errors/conflict.error.js';
+import { UnprocessableError } from '../common/errors/unprocessable.error.js';
 import { describeError } from '../common/filters/all-exceptions.filter.js';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
@@ -82,12 +79,12 @@ export class IngestionRecorder {
           return { status: claim.status, body: claim.answer, replayed: true };
         }
         if (claim.outcome === 'other-body') {
-          throw new UnprocessableEntityException(
+          throw new UnprocessableError(
             `${IDEMPOTENCY_KEY_HEADER} was already used with another body`,
           );
         }
         if (claim.outcome === 'running') {
-          throw new ConflictException(
+          throw new ConflictError(
             `the request that first sent this ${IDEMPOTENCY_KEY_HEADER} is still running`,
           );
         }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { BadRequestException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
 import type { IngestResponse } from '../ingest/dto/ingest-response.dto.js';
@@ -117,7 +117,7 @@ describe('IngestionRecorder', () => {
 
   it('rejects a 4xx with the answer sentence and keeps that answer', async () => {
     const { calls, record } = setUp('job-1');
-    const refused = new BadRequestException('assets[0].ip must be an IP address');
+    const refused = new InvalidInputError('assets[0].ip must be an IP address');
     await expect(
       record(async () => {
         throw refused;

@@ -1,9 +1,10 @@
-import { Injectable, Logger, NotFoundException, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { LessThan, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
 import { ApiKey } from '../database/entities/api-key.entity.js';
 import { actorOf } from '../database/entities/actor-columns.js';
+import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
 import type { IngestSql } from '../database/ingest-sql.js';
@@ -91,7 +92,7 @@ export class RunsService implements OnApplicationBootstrap {
 
   async getById(id: string): Promise<IngestionRun> {
     const run = await this.runs.findOneBy({ id });
-    if (!run) throw new NotFoundException(`run ${id} not found`);
+    if (!run) throw new NotFoundError(`run ${id} not found`);
     return run;
   }
 

@@ -18,6 +18,12 @@ describe('ingestion changes and dry runs', () => {
   };
   /** Every row an ingestion may write, sightings included, to prove that nothing was. */
   const store = () => storeRows(t.dataSource);
+  /** The change history, its records and their sets, to prove that a dry run adds to neither. */
+  const history = async () =>
+    JSON.stringify({
+      changes: await t.dataSource.query('SELECT * FROM changes ORDER BY id'),
+      sets: await t.dataSource.query('SELECT * FROM change_sets ORDER BY id'),
+    });
 
   useIngestionApp((app) => ({ t, admin, editor } = app), { emptyEach: true });
 
@@ -202,9 +208,11 @@ describe('ingestion changes and dry runs', () => {
     it('answers what the real run then does, and writes nothing', async () => {
       const router = await seed();
       const before = await store();
+      const recorded = await history();
       const dry = await ingest(scan({ dryRun: true }));
       expect(dry.dryRun).toBe(true);
       expect(await store()).toEqual(before);
+      expect(await history()).toEqual(recorded);
 
       const real = await ingest(scan());
       expect(real.dryRun).toBe(false);
@@ -238,6 +246,7 @@ describe('ingestion changes and dry runs', () => {
       await seed();
       await ingest(scan());
       const before = await store();
+      const recorded = await history();
       const dry = await ingest(scan({ dryRun: true }));
       expect(stats(dry.stats)).toEqual({
         assetsCreated: 0,
@@ -251,6 +260,7 @@ describe('ingestion changes and dry runs', () => {
         vulnerabilities: 0,
       });
       expect(await store()).toEqual(before);
+      expect(await history()).toEqual(recorded);
     });
 
     it('of append and replace, counted as the real run counts them', async () => {

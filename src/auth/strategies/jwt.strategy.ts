@@ -24,7 +24,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       // A KeyObject: given the string, jsonwebtoken first tries (and fails) to parse it as a PEM
-      // public key on every request, which costs a quarter of an authenticated request's time.
+      // public key on every request, a large share of an authenticated request's time.
       secretOrKey: createSecretKey(Buffer.from(config.jwt.secret, 'utf8')) as unknown as string,
       // Pinned: a token naming another algorithm (or "none") is refused before its signature.
       algorithms: ['HS256'],

@@ -1,4 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
+import { InvalidInputError } from '../errors/invalid-input.error.js';
 import type { ServiceProtocol } from './inventory-values.js';
 import { fieldProblem } from './field-rule.js';
 import { SERVICE_FIELDS } from './inventory-fields.js';
@@ -74,6 +74,6 @@ export function readServiceList(
 /** As readServiceList; a problem is a 400. */
 export function checkServiceList(value: unknown, path: string): ServiceValues[] {
   const read = readServiceList(value, path);
-  if ('problem' in read) throw new BadRequestException(read.problem);
+  if ('problem' in read) throw new InvalidInputError(read.problem);
   return read.services;
 }

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type DomainErrorKind } from '../errors/domain-error.js';
 import { alternatives } from '../field-rules/field-rule.js';
 
 /** An error answer: its status and the sentence of its `{"error"}` body. */
@@ -7,6 +8,17 @@ export interface ErrorDescription {
   status: number;
   message: string;
 }
+
+/** The one mapping of the domain's errors onto HTTP: the status each kind is answered with. */
+export const DOMAIN_ERROR_STATUS: Readonly<Record<DomainErrorKind, number>> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  unprocessable: 422,
+  unavailable: 503,
+};
 
 /** Errors Fastify raises itself (body parsing, content type, size) carry a 4xx statusCode. */
 function isClientError(error: unknown): error is Error & { statusCode: number } {
@@ -51,14 +63,17 @@ function httpExceptionMessage(exception: HttpException): string {
 }
 
 /**
- * The answer an expected error gets (an HttpException, or a client error Fastify raised), or
- * null for a defect, which is answered 500.
+ * The answer an expected error gets (a domain error, an HttpException of the HTTP edge, or a
+ * client error Fastify raised), or null for a defect, which is answered 500.
  */
 function describeKnownError(exception: unknown, request: FastifyRequest): ErrorDescription | null {
   // Nest hands Fastify's own errors over wrapped in an HttpException, the original as cause.
   const original = exception instanceof HttpException ? exception.cause : exception;
   const known = FASTIFY_ERRORS[(original as { code?: string } | undefined)?.code ?? ''];
   if (known) return known(request);
+  if (exception instanceof DomainError) {
+    return { status: DOMAIN_ERROR_STATUS[exception.kind], message: exception.message };
+  }
   if (exception instanceof HttpException) {
     return { status: exception.getStatus(), message: httpExceptionMessage(exception) };
   }
@@ -66,6 +81,13 @@ function describeKnownError(exception: unknown, request: FastifyRequest): ErrorD
     return { status: exception.statusCode, message: exception.message };
   }
   return null;
+}
+
+/** The status `exception` is answered with, without its message: 500 for a defect. */
+export function statusOf(exception: unknown): number {
+  if (exception instanceof DomainError) return DOMAIN_ERROR_STATUS[exception.kind];
+  if (exception instanceof HttpException) return exception.getStatus();
+  return isClientError(exception) ? exception.statusCode : 500;
 }
 
 /** What a defect is answered: nothing of it, only how to find it in the log. */

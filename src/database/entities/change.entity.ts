@@ -41,8 +41,8 @@ export class Change {
   objectId: string;
 
   /**
-   * The write's origin: actor, request and run (change-set.entity.ts). No foreign key: checking
-   * one took PostgreSQL about 0.9 s for an ingestion's 200,000 records. The set is written
+   * The write's origin: actor, request and run (change-set.entity.ts). No foreign key:
+   * PostgreSQL checks one row by row, a large share of an ingestion's writes. The set is written
    * before its records, in their transaction, and the retention removes it only once no record
    * names it.
    */

@@ -51,7 +51,7 @@ export class PostgresIngestSql implements IngestSql {
 
   /**
    * One array parameter per column, expanded by unnest: a fixed, short statement however many
-   * rows it carries, and several times faster than multi-row VALUES.
+   * rows it carries, and faster than multi-row VALUES.
    */
   insert(
     table: string,

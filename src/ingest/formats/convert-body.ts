@@ -6,9 +6,9 @@ import { FormatError } from './format-error.js';
 import { XmlConverter } from './xml.converter.js';
 
 /**
- * The most bytes converted in one turn of the event loop: about 2 ms of XML on this machine,
- * so that the thread converting (the scanner worker's, or any other) stays responsive, and only
- * one piece's items are held at a time.
+ * The most bytes converted in one turn of the event loop: a short task, so that the thread
+ * converting (the scanner worker's, or any other) stays responsive, and only one piece's items
+ * are held at a time.
  */
 export const CONVERT_BYTES_PER_TURN = 64 * 1024;
 

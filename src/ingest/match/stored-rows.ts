@@ -134,7 +134,7 @@ export class StoredRows {
    * source) or those whose `sources` hold `source` (through the index on asset_sources.source),
    * with their origin and how many feeds their `sources` hold. Ids come first, then the rest
    * for the few left out only: reading it for every asset of a feed (one statement, on SQLite
-   * on the event loop) held it for 400 ms and 50 MB more on a 150,000-asset feed.
+   * on the event loop) would hold the event loop and memory in proportion to the feed.
    */
   async staleCandidates(
     source: string | null,
@@ -254,7 +254,7 @@ export class StoredRows {
         `${select} WHERE ${column} IN (${placeholders(part)}) ${orderBy}`,
         part,
       );
-      // One by one: spread into push(), a hub's 150,000 relations overflowed the call stack.
+      // One by one: spread into push(), a hub's many relations would overflow the call stack.
       for (const row of found) rows.push(row);
     }
     return rows;

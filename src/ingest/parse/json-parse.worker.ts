@@ -5,10 +5,10 @@
  *
  * A body that is an object is not parsed here but scanned: the scanner finds where the long
  * arrays' items begin and end (it follows strings and nesting, nothing more), so that each
- * slice goes over as the text of its items, which the main thread parses (a slice takes it a
- * few milliseconds, less than taking in the same objects by structured clone). The rest of the
- * body, with those arrays emptied, is parsed here: every character of the body is thus parsed
- * by JSON.parse, in the skeleton or in a slice. Anything the scanner does not expect (a body
+ * slice goes over as the text of its items, which the main thread parses (cheaper than taking
+ * in the same objects by structured clone). The rest of the body, with those arrays emptied, is
+ * parsed here: every character of the body is thus parsed by JSON.parse, in the skeleton or in
+ * a slice. Anything the scanner does not expect (a body
  * that is not an object, a long array given twice, malformed JSON) goes through a plain
  * JSON.parse here instead, and its arrays are sent as objects.
  */
@@ -28,7 +28,7 @@ const bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.b
 const port = parentPort!;
 // The scanner reads the UTF-8 bytes themselves: every character it looks for is ASCII, and no
 // byte of a multi-byte character is. Only the pieces sent or parsed are decoded, so the worker
-// never holds the body twice (decoded whole, a 60 MB body would take 60 MB more all run long).
+// never holds the body twice (decoded whole, it would be held again as text all run long).
 const n = bytes.length;
 const textOf = (start: number, end: number) => bytes.toString('utf8', start, end);
 const isPart = (key: string): key is Part => (PARTS as readonly string[]).includes(key);

@@ -1,7 +1,7 @@
-import { BadRequestException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import { MAX_BODY_DEPTH } from '../../common/json-depth.js';
 import { workerFile } from '../../common/workers/worker-file.js';
 import { receiver, terminator, transferable } from '../../common/workers/worker-messages.js';
@@ -40,10 +40,10 @@ export interface JsonInWorker {
 }
 
 /**
- * `JSON.parse` of a bulk body in a worker thread. Parsing 40 MB takes the better part of a
- * second, which on the main thread would hold up every other request (health probes among
- * them); here the main thread only hands the bytes over and takes in the result a slice of the
- * long arrays at a time, so that each slice can be checked and let go before the next comes.
+ * `JSON.parse` of a bulk body in a worker thread. Parsing a bulk body takes long enough that,
+ * on the main thread, it would hold up every other request (health probes among them); here
+ * the main thread only hands the bytes over and takes in the result a slice of the long arrays
+ * at a time, so that each slice can be checked and let go before the next comes.
  * Rejects as Fastify's own JSON parser does, so that the answer to a malformed body is the same.
  */
 export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
@@ -73,7 +73,7 @@ export async function openJsonInWorker(bytes: Buffer): Promise<JsonInWorker> {
     // The same answers as the JSON parser of every other route.
     throw first.invalid === 'json'
       ? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
-      : new BadRequestException(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
+      : new InvalidInputError(`body nests deeper than ${MAX_BODY_DEPTH} levels`);
   }
   if (!('head' in first)) {
     await close();

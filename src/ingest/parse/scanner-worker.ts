@@ -22,10 +22,10 @@ export interface ScannerInWorker {
 
 /**
  * A scanner's body (Nmap or Nessus XML, CSV; `mediaType` says which) through its converter in a
- * worker thread. Converting is most of the cost of a large XML body (150 MB of Nmap XML takes
- * seconds): here it runs beside the main thread's checks and plans, one slice ahead of them,
- * instead of before each. A body refused as a whole throws FormatError (400), at once when its
- * start is (no root element, another root), or from `slices` when the trouble comes later.
+ * worker thread. Converting is most of the cost of a large XML body: here it runs beside the
+ * main thread's checks and plans, one slice ahead of them, instead of before each. A body
+ * refused as a whole throws FormatError (invalid input), at once when its start is (no root
+ * element, another root), or from `slices` when the trouble comes later.
  */
 export async function openScannerInWorker(
   mediaType: string,

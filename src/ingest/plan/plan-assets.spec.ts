@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { BadRequestException, ConflictException } from '@nestjs/common';
 import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import { ConflictError } from '../../common/errors/conflict.error.js';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { StoredAsset, StoredSources } from './ingest-plan.js';
 import { item, storedAsset, testContext } from './plan-fixtures.js';
@@ -148,7 +149,7 @@ describe('planMerge', () => {
   it('refuses to create an asset without a name', () => {
     expect(() =>
       planMerge([item(3, { fields: { ip: '10.0.0.3' } })], stored([]), new Map(), testContext()),
-    ).toThrow(new BadRequestException('assets[3].name is required to create an asset'));
+    ).toThrow(new InvalidInputError('assets[3].name is required to create an asset'));
   });
 
   it('counts an item equal to the stored asset as unchanged, its vulnerabilities included', () => {
@@ -342,7 +343,7 @@ describe('planMerge', () => {
         new Map([['a', 0]]),
         testContext(),
       ),
-    ).toThrow(new BadRequestException('assets[1] matches the same stored asset (a) as assets[0]'));
+    ).toThrow(new InvalidInputError('assets[1] matches the same stored asset (a) as assets[0]'));
   });
 
   it('an ip held by several assets: each item takes the earliest created no other item takes', () => {
@@ -377,13 +378,13 @@ describe('planMerge', () => {
         ...testContext(),
         itemName: hosts,
       }),
-    ).toThrow(new BadRequestException('hosts[2] matches the same stored asset (a) as hosts[0]'));
+    ).toThrow(new InvalidInputError('hosts[2] matches the same stored asset (a) as hosts[0]'));
     expect(() =>
       planMerge([item(3, { fields: { ip: '10.0.0.2' } })], stored([], []), new Map(), {
         ...testContext(),
         itemName: hosts,
       }),
-    ).toThrow(new BadRequestException('hosts[6].name is required to create an asset'));
+    ).toThrow(new InvalidInputError('hosts[6].name is required to create an asset'));
   });
 });
 
@@ -395,7 +396,7 @@ describe('planCreateAll', () => {
         new Set(['a']),
         testContext(),
       ),
-    ).toThrow(new ConflictException('assets[1].id a already exists'));
+    ).toThrow(new ConflictError('assets[1].id a already exists'));
   });
 
   it('append and replace: creates every item with its vulnerabilities and services', () => {

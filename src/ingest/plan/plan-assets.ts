@@ -1,5 +1,6 @@
-import { BadRequestException, ConflictException } from '@nestjs/common';
 import type { AssetRow, ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import { ConflictError } from '../../common/errors/conflict.error.js';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import {
   jsonItemName,
   type IngestAsset,
@@ -145,7 +146,7 @@ const assetName = (index: number, context: PlanContext) =>
 function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): string {
   const { fields } = asset;
   if (fields.name === undefined) {
-    throw new BadRequestException(
+    throw new InvalidInputError(
       `${assetName(asset.index, context)}.name is required to create an asset`,
     );
   }
@@ -263,7 +264,7 @@ export function planCreateAll(
 ): AssetPlan {
   const clash = assets.find((asset) => asset.id && taken.has(asset.id));
   if (clash) {
-    throw new ConflictException(`${assetName(clash.index, context)}.id ${clash.id} already exists`);
+    throw new ConflictError(`${assetName(clash.index, context)}.id ${clash.id} already exists`);
   }
   const plan = emptyPlan();
   for (const asset of assets) plan.ids.push(create(asset, plan, context));
@@ -297,7 +298,7 @@ export function planMerge(
     }
     const earlier = matchedBefore.get(match.id) ?? plan.matched.get(match.id);
     if (earlier !== undefined) {
-      throw new BadRequestException(
+      throw new InvalidInputError(
         `${assetName(asset.index, context)} matches the same stored asset (${match.id}) as ${assetName(earlier, context)}`,
       );
     }

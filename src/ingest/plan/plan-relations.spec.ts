@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { BadRequestException } from '@nestjs/common';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import type { IngestMode, IngestRelation } from '../ingest-payload.js';
 import type { RelationRow } from './ingest-plan.js';
 import { testContext } from './plan-fixtures.js';
@@ -89,7 +89,7 @@ describe('planRelations', () => {
     for (const ref of ['gone', 'never-looked-up']) {
       expect(() =>
         plan([relation(4, { sourceAssetId: 'a', targetAssetId: ref, type: 'link' })]),
-      ).toThrow(new BadRequestException('relations[4].targetAssetId refers to no asset'));
+      ).toThrow(new InvalidInputError('relations[4].targetAssetId refers to no asset'));
     }
   });
 
@@ -103,7 +103,7 @@ describe('planRelations', () => {
         payloadIds,
       }),
     ).toThrow(
-      new BadRequestException('relations[2] links an asset to itself once its ends are resolved'),
+      new InvalidInputError('relations[2] links an asset to itself once its ends are resolved'),
     );
   });
 
@@ -112,7 +112,7 @@ describe('planRelations', () => {
       relation(0, { sourceAssetId: 'a', targetAssetId: 'c', type: 'link' }),
       relation(1, { sourceAssetId: 'a', targetAssetId: 'c', type: 'link' }),
     ];
-    const message = new BadRequestException('relations[1] repeats relations[0]');
+    const message = new InvalidInputError('relations[1] repeats relations[0]');
     expect(() => plan(repeated)).toThrow(message);
     expect(() =>
       plan([repeated[1]], 'merge', { seenBefore: new Map([[relationKey('a', 'c', 'link'), 0]]) }),
@@ -190,7 +190,7 @@ describe('planRelations', () => {
           { ...testContext(), itemName: hop },
         ),
       ).toThrow(
-        new BadRequestException(
+        new InvalidInputError(
           'hosts[3].trace.hop[1] (relations).targetAssetIp is the ip of no asset of the body',
         ),
       );
@@ -205,7 +205,7 @@ describe('planRelations', () => {
           { ...testContext(), itemName: hop },
         ),
       ).toThrow(
-        new BadRequestException(
+        new InvalidInputError(
           'hosts[1].trace.hop[1] (relations) repeats hosts[0].trace.hop[1] (relations)',
         ),
       );

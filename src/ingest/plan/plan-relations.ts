@@ -1,4 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import { jsonItemName, type IngestMode, type IngestRelation } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, RelationRow } from './ingest-plan.js';
 
@@ -62,7 +62,7 @@ export function planRelations(
       const id = payloadIps?.get(ref);
       if (id === undefined) {
         const field = end === 'sourceAssetId' ? 'sourceAssetIp' : 'targetAssetIp';
-        throw new BadRequestException(
+        throw new InvalidInputError(
           `${name(relation.index)}.${field} is the ip of no asset of the body`,
         );
       }
@@ -70,7 +70,7 @@ export function planRelations(
     }
     const id = payloadIds.get(ref) ?? (storedRefs.get(ref) ? ref : undefined);
     if (id === undefined) {
-      throw new BadRequestException(`${name(relation.index)}.${end} refers to no asset`);
+      throw new InvalidInputError(`${name(relation.index)}.${end} refers to no asset`);
     }
     return id;
   };
@@ -78,7 +78,7 @@ export function planRelations(
     const source = resolve(relation, 'sourceAssetId');
     const target = resolve(relation, 'targetAssetId');
     if (source === target) {
-      throw new BadRequestException(
+      throw new InvalidInputError(
         `${name(relation.index)} links an asset to itself once its ends are resolved`,
       );
     }
@@ -86,7 +86,7 @@ export function planRelations(
     if (mode === 'merge') {
       const first = seenBefore.get(key) ?? plan.seen.get(key);
       if (first !== undefined) {
-        throw new BadRequestException(`${name(relation.index)} repeats ${name(first)}`);
+        throw new InvalidInputError(`${name(relation.index)} repeats ${name(first)}`);
       }
       plan.seen.set(key, relation.index);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConflictException } from '@nestjs/common';
+import { ConflictError } from '../../common/errors/conflict.error.js';
 import type { RelationRow } from './ingest-plan.js';
 import {
   checkMaxDeletions,
@@ -84,9 +84,9 @@ describe('planStaleRelations', () => {
 describe('checkMaxDeletions', () => {
   it('refuses more deletions than the limit, allows as many', () => {
     expect(() => checkMaxDeletions(3, 2)).toThrow(
-      new ConflictException('this ingestion would delete 3 assets, more than maxDeletions 2'),
+      new ConflictError('this ingestion would delete 3 assets, more than maxDeletions 2'),
     );
-    expect(() => checkMaxDeletions(1, 0)).toThrow(ConflictException);
+    expect(() => checkMaxDeletions(1, 0)).toThrow(ConflictError);
     expect(() => checkMaxDeletions(2, 2)).not.toThrow();
     expect(() => checkMaxDeletions(0, 0)).not.toThrow();
     expect(() => checkMaxDeletions(100_000, null)).not.toThrow();

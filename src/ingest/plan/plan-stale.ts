@@ -1,5 +1,5 @@
-import { ConflictException } from '@nestjs/common';
 import type { AssetOrigin } from '../../common/field-rules/inventory-values.js';
+import { ConflictError } from '../../common/errors/conflict.error.js';
 import type { RelationRow } from './ingest-plan.js';
 
 /** A stored asset deleteStale may touch, as the lookups read it. */
@@ -65,7 +65,7 @@ export function planStaleRelations(
 /** maxDeletions: refuses a run that would delete more assets than the caller allows. */
 export function checkMaxDeletions(deletions: number, maxDeletions: number | null): void {
   if (maxDeletions !== null && deletions > maxDeletions) {
-    throw new ConflictException(
+    throw new ConflictError(
       `this ingestion would delete ${deletions} assets, more than maxDeletions ${maxDeletions}`,
     );
   }

@@ -1,11 +1,11 @@
-import { BadRequestException } from '@nestjs/common';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import { OPTION_KEYS } from './validate-payload.js';
 
 const FLAGS = new Set(['deleteStale', 'dryRun']);
 const DIGITS = /^\d+$/;
 
 function fail(message: string): never {
-  throw new BadRequestException(message);
+  throw new InvalidInputError(message);
 }
 
 /**

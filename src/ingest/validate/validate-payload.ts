@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import {
   checkField,
   fieldProblem,
@@ -52,7 +52,7 @@ const IP_RELATION_KEYS = new Set(
 );
 
 function fail(message: string): never {
-  throw new BadRequestException(message);
+  throw new InvalidInputError(message);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // Hand-written: the unfiltered list's total read from a few rows instead of counted (a scan of
-// the whole table at each request: 70 ms at a million assets), kept exact by statement triggers
+// the whole table at each request, growing with it), kept exact by statement triggers
 // in every writing transaction. Each writing statement adds one row (its change plus the rows it
 // folds in), and folds only rows no other transaction holds: writers never wait on one another,
 // and a reader's snapshot sees every committed change once.
