@@ -10,6 +10,12 @@ import { addScannerBodies } from '../../ingest/dto/scanner-bodies.openapi.js';
 import { INGEST_PATH } from '../../ingest/ingest-route.js';
 import { BEARER_AUTH } from './api-error-responses.decorator.js';
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './headers.js';
+import {
+  closeRequestSchemas,
+  markPublicOperations,
+  nullableReferences,
+  operationsOf,
+} from './document-passes.openapi.js';
 
 /** Where the browsable documentation and the raw document are served. */
 export const DOCS_PATH = 'api/docs';
@@ -58,19 +64,27 @@ function addFastifyRoutes(document: OpenAPIObject): OpenAPIObject {
  * authentication, so the rate limiter counted it).
  */
 function addCommonHeaders(document: OpenAPIObject): OpenAPIObject {
-  for (const pathItem of Object.values(document.paths)) {
-    for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.delete]) {
-      if (!operation) continue;
-      const limited = operation.security?.some((requirement) => BEARER_AUTH in requirement);
-      for (const [status, response] of Object.entries(operation.responses)) {
-        const answer = response as ResponseObject;
-        const rateLimit = limited && status.startsWith('2') ? RATE_LIMIT_HEADERS : {};
-        answer.headers = { ...REQUEST_ID_HEADER, ...rateLimit, ...answer.headers };
-      }
+  for (const operation of operationsOf(document)) {
+    const limited = operation.security?.some((requirement) => BEARER_AUTH in requirement);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const answer = response as ResponseObject;
+      const rateLimit = limited && status.startsWith('2') ? RATE_LIMIT_HEADERS : {};
+      answer.headers = { ...REQUEST_ID_HEADER, ...rateLimit, ...answer.headers };
     }
   }
   return document;
 }
+
+/** What the document built from the decorators goes through, in order. */
+const DOCUMENT_PASSES: ((document: OpenAPIObject) => OpenAPIObject)[] = [
+  addFastifyRoutes,
+  // The document's paths are OpenAPI's ({id}); this one has no parameter.
+  (document) => addScannerBodies(document, INGEST_PATH),
+  addCommonHeaders,
+  markPublicOperations,
+  nullableReferences,
+  closeRequestSchemas,
+];
 
 /**
  * Serves the OpenAPI document of every route, built from the controllers' decorators: browsable
@@ -83,6 +97,8 @@ export function setupOpenApi(app: NestFastifyApplication, version: string): void
     .setTitle('Asset Map')
     .setDescription(DESCRIPTION)
     .setVersion(version)
+    // Relative: the paths already start with /api, on whichever origin serves this document.
+    .addServer('/', 'This service')
     .addBearerAuth(
       {
         type: 'http',
@@ -99,12 +115,9 @@ export function setupOpenApi(app: NestFastifyApplication, version: string): void
     DOCS_PATH,
     app,
     () =>
-      addCommonHeaders(
-        addScannerBodies(
-          addFastifyRoutes(SwaggerModule.createDocument(app, config)),
-          // The document's paths are OpenAPI's ({id}); this one has no parameter.
-          INGEST_PATH,
-        ),
+      DOCUMENT_PASSES.reduce(
+        (document, pass) => pass(document),
+        SwaggerModule.createDocument(app, config),
       ),
     {
       jsonDocumentUrl: DOCS_JSON_PATH,
