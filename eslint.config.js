@@ -45,8 +45,8 @@ export default tseslint.config(
     },
   },
   {
-    // Benchmark scripts are plain JavaScript run by Node; no type information there.
-    files: ['bench/**/*.mjs'],
+    // Benchmark and tooling scripts are plain JavaScript run by Node; no type information there.
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       parserOptions: { projectService: false, project: false },
