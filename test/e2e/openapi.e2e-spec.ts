@@ -10,6 +10,7 @@ interface Route {
 
 type Document = {
   openapi: string;
+  servers: { url: string }[];
   paths: Record<string, Record<string, any>>;
   components: { schemas: Record<string, any> };
 };
@@ -199,7 +200,8 @@ describe('OpenAPI document', () => {
         ]);
         expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
       } else {
-        expect([name, secured]).toEqual([name, false]);
+        // Public, and said so: `security: []`, not a requirement left out.
+        expect([name, operation.security]).toEqual([name, []]);
       }
     }
   });
@@ -237,6 +239,88 @@ describe('OpenAPI document', () => {
         name,
         expect.arrayContaining(['400', '413', '415']),
       ]);
+    }
+  });
+
+  it('names the server it is served by', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('closes every schema a request body reaches, as the service refuses unknown properties', async () => {
+    const closed = Object.entries(document.components.schemas)
+      .filter(([, schema]) => schema.additionalProperties === false)
+      .map(([name]) => name);
+    expect(closed.sort()).toEqual(
+      [
+        'ChangePasswordDto',
+        'CreateApiKeyDto',
+        'CreateAssetDto',
+        'CreateDiagramDto',
+        'CreateRelationDto',
+        'CreateUserDto',
+        'IngestAssetDto',
+        'IngestOptionsDto',
+        'IngestRelationDto',
+        'IngestRequestDto',
+        'IngestVulnerabilityDto',
+        'LoginDto',
+        'ServiceInput',
+        'UpdateAssetDto',
+        'UpdateDiagramDto',
+        'UpdateRelationDto',
+        'UpdateUserDto',
+      ].sort(),
+    );
+    // Those of request bodies only.
+    expect(closed.filter((name) => !/Dto$|^ServiceInput$/.test(name))).toEqual([]);
+    const token = await t.login();
+    const response = await t.request('POST', '/api/assets', {
+      token,
+      body: { name: 'a', services: [{ port: 1, protocol: 'tcp', banner: 'x' }] },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(/services\[0\]\.banner is not an accepted property/);
+  });
+
+  it('writes no nullable without a type beside it, nor a default a client need not send', () => {
+    const problems: string[] = [];
+    const visit = (value: unknown, at: string): void => {
+      if (value === null || typeof value !== 'object') return;
+      const schema = value as Record<string, unknown>;
+      if (schema.nullable === true && schema.type === undefined) problems.push(`${at}: nullable`);
+      for (const [name, child] of Object.entries(schema)) {
+        if (name !== 'example' && name !== 'examples') visit(child, `${at}/${name}`);
+      }
+    };
+    visit(document, '#');
+    expect(problems).toEqual([]);
+    // openapi-typescript makes a property with a default required.
+    const options = document.components.schemas.IngestOptionsDto.properties;
+    expect(Object.values(options).filter((option: any) => 'default' in option)).toEqual([]);
+    expect(document.components.schemas.RunResponse.properties.stats).toEqual({
+      description: expect.any(String),
+      oneOf: [
+        { $ref: '#/components/schemas/IngestStats' },
+        { type: 'object', nullable: true, enum: [null] },
+      ],
+    });
+  });
+
+  it('claims no format the service does not hold its input to', () => {
+    // admin@localhost has no dotted domain, which the email format requires.
+    for (const dto of ['LoginDto', 'CreateUserDto']) {
+      expect(document.components.schemas[dto].properties.email.format).toBeUndefined();
+    }
+    for (const dto of ['CreateAssetDto', 'UpdateAssetDto', 'IngestAssetDto']) {
+      const ip = document.components.schemas[dto].properties.ip;
+      expect([dto, ip]).toEqual([dto, expect.objectContaining({ maxLength: 45, nullable: true })]);
+      const pattern = new RegExp(ip.pattern, 'u');
+      for (const good of ['10.0.0.1', '2001:db8::1', 'fe80::1%eth0', '::ffff:10.0.0.1']) {
+        expect([good, pattern.test(good)]).toEqual([good, true]);
+      }
+      for (const bad of ['10.0.0.256', 'router.local', '1::2::3', '']) {
+        expect([bad, pattern.test(bad)]).toEqual([bad, false]);
+      }
     }
   });
 

@@ -10,7 +10,6 @@ import { IsText } from '../../common/validators/text.validator.js';
 export class CreateUserDto {
   @IsEmailAddress()
   @ApiProperty({
-    format: 'email',
     maxLength: MAX_EMAIL_LENGTH,
     description: 'local@domain, a dotted domain not required; stored lower-cased, unique',
     example: 'ci@example.com',

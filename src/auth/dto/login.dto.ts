@@ -5,7 +5,6 @@ import { IsEmailAddress, MAX_EMAIL_LENGTH } from '../../common/validators/email.
 export class LoginDto {
   @IsEmailAddress()
   @ApiProperty({
-    format: 'email',
     maxLength: MAX_EMAIL_LENGTH,
     description: 'local@domain, a dotted domain not required; compared case-insensitively',
     example: 'admin@localhost',

@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { PartialType } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { isIP } from 'node:net';
 import { describeValidationErrors } from '../pipes/validation.pipe.js';
 import {
   checkField,
@@ -168,6 +169,29 @@ describe('fieldSchema', () => {
       enum: ['bi', 'mono'],
       enumName: 'RelationDirection',
     });
+  });
+
+  it('gives the ip a pattern that accepts exactly what isIP accepts', () => {
+    // As a JSON Schema validator compiles it (ajv: with the u flag).
+    const pattern = new RegExp(fieldSchema(ASSET_FIELDS.ip).pattern as string, 'u');
+    const pieces = ['1', '0', '01', '255', '256', 'ffff', 'FFFF', 'g', '12345', ':', '::', '.'];
+    const zones = ['', '%eth0', '%1', '%', '%a b', '%a-b.c:d'];
+    const values = [
+      ...['10.0.0.1', '0.0.0.0', '255.255.255.255', '256.0.0.1', '1.2.3.04', '1.2.3', '1.2.3.4.'],
+      ...['::ffff:10.0.0.1', '1::1.2.3.4', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8:9', '1::2::3'],
+      ...['[::1]', ' ::1', '::1 ', 'fe80::1%eth0'],
+    ];
+    // Every spelling of up to four pieces and a zone: addresses, near misses and junk.
+    const spell = (prefix: string, left: number): void => {
+      for (const zone of zones) values.push(prefix + zone);
+      if (left > 0) for (const piece of pieces) spell(prefix + piece, left - 1);
+    };
+    spell('', 4);
+    const disagreements = values.filter((value) => pattern.test(value) !== (isIP(value) !== 0));
+    expect(disagreements).toEqual([]);
+    expect(
+      values.filter((value) => isIP(value) === 6 && value.includes('%')).length,
+    ).toBeGreaterThan(10);
   });
 
   it('gives the port list a pattern that matches what the check accepts, not the spelling it refuses', () => {

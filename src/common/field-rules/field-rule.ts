@@ -89,6 +89,23 @@ const MAX_PORT = 65535;
 // Digits only, no sign, no leading zero, no spaces: one canonical spelling per port.
 const PORT_ITEM = /^([1-9]\d{0,4})(?:-([1-9]\d{0,4}))?$/;
 const PORT_LIST_PATTERN = '^[1-9]\\d{0,4}(-[1-9]\\d{0,4})?(,[1-9]\\d{0,4}(-[1-9]\\d{0,4})?)*$';
+
+// What isIP accepts, spelt as Node spells it (lib/internal/net.js), for the document: a dotted
+// quad, or IPv6 with an optional zone id (fe80::1%eth0), which JSON Schema's ipv6 format refuses.
+const V4_SEGMENT = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])';
+const V4 = `(?:${V4_SEGMENT}\\.){3}${V4_SEGMENT}`;
+const V6_SEGMENT = '[0-9a-fA-F]{1,4}';
+const V6 = [
+  `(?:${V6_SEGMENT}:){7}(?:${V6_SEGMENT}|:)`,
+  `(?:${V6_SEGMENT}:){6}(?:${V4}|:${V6_SEGMENT}|:)`,
+  `(?:${V6_SEGMENT}:){5}(?::${V4}|(?::${V6_SEGMENT}){1,2}|:)`,
+  `(?:${V6_SEGMENT}:){4}(?:(?::${V6_SEGMENT}){0,1}:${V4}|(?::${V6_SEGMENT}){1,3}|:)`,
+  `(?:${V6_SEGMENT}:){3}(?:(?::${V6_SEGMENT}){0,2}:${V4}|(?::${V6_SEGMENT}){1,4}|:)`,
+  `(?:${V6_SEGMENT}:){2}(?:(?::${V6_SEGMENT}){0,3}:${V4}|(?::${V6_SEGMENT}){1,5}|:)`,
+  `(?:${V6_SEGMENT}:){1}(?:(?::${V6_SEGMENT}){0,4}:${V4}|(?::${V6_SEGMENT}){1,6}|:)`,
+  `(?::(?:(?::${V6_SEGMENT}){0,5}:${V4}|(?::${V6_SEGMENT}){1,7}|:))`,
+].join('|');
+const IP_PATTERN = `^(?:${V4}|(?:${V6})(?:%[0-9a-zA-Z-.:]{1,})?)$`;
 // Printable characters only: no controls, no lone surrogates.
 const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\u{10ffff}]+$/u;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -215,7 +232,7 @@ export function fieldSchema(rule: FieldRule): ApiPropertyOptions {
         ...common,
       };
     case 'ip':
-      return { type: String, maxLength: MAX_IP_LENGTH, ...common };
+      return { type: String, maxLength: MAX_IP_LENGTH, pattern: IP_PATTERN, ...common };
     case 'portList':
       return {
         type: String,

@@ -22,7 +22,8 @@ export const ASSET_FIELDS = {
   name: textRule(1, 255, { example: 'core-switch' }),
   ip: ipRule({
     nullable: true,
-    description: 'An IPv4 or IPv6 address; null clears it',
+    description:
+      'An IPv4 address (dotted quad) or an IPv6 one, with an optional zone id (fe80::1%eth0); null clears it',
     example: '10.0.0.1',
   }),
   type: optionalTextRule(64, { example: 'switch' }),

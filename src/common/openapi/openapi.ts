@@ -7,6 +7,12 @@ import {
 } from '@nestjs/swagger';
 import { BEARER_AUTH } from './api-error-responses.decorator.js';
 import { RATE_LIMIT_HEADERS, REQUEST_ID_HEADER } from './headers.js';
+import {
+  closeRequestSchemas,
+  markPublicOperations,
+  nullableReferences,
+  operationsOf,
+} from './document-passes.openapi.js';
 
 /** Where the browsable documentation and the raw document are served. */
 export const DOCS_PATH = 'api/docs';
@@ -46,19 +52,27 @@ const TAGS: [name: string, description: string][] = [
  * authentication, so the rate limiter counted it).
  */
 function addCommonHeaders(document: OpenAPIObject): OpenAPIObject {
-  for (const pathItem of Object.values(document.paths)) {
-    for (const operation of [pathItem.get, pathItem.post, pathItem.put, pathItem.delete]) {
-      if (!operation) continue;
-      const limited = operation.security?.some((requirement) => BEARER_AUTH in requirement);
-      for (const [status, response] of Object.entries(operation.responses)) {
-        const answer = response as ResponseObject;
-        const rateLimit = limited && status.startsWith('2') ? RATE_LIMIT_HEADERS : {};
-        answer.headers = { ...REQUEST_ID_HEADER, ...rateLimit, ...answer.headers };
-      }
+  for (const operation of operationsOf(document)) {
+    const limited = operation.security?.some((requirement) => BEARER_AUTH in requirement);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const answer = response as ResponseObject;
+      const rateLimit = limited && status.startsWith('2') ? RATE_LIMIT_HEADERS : {};
+      answer.headers = { ...REQUEST_ID_HEADER, ...rateLimit, ...answer.headers };
     }
   }
   return document;
 }
+
+type DocumentPass = (document: OpenAPIObject) => OpenAPIObject;
+
+/** What the document built from the decorators goes through, in order, `complete` first. */
+const passes = (complete: DocumentPass): DocumentPass[] => [
+  complete,
+  addCommonHeaders,
+  markPublicOperations,
+  nullableReferences,
+  closeRequestSchemas,
+];
 
 /**
  * Serves the OpenAPI document of every route, built from the controllers' decorators: browsable
@@ -76,6 +90,8 @@ export function setupOpenApi(
     .setTitle('Asset Map')
     .setDescription(DESCRIPTION)
     .setVersion(version)
+    // Relative: the paths already start with /api, on whichever origin serves this document.
+    .addServer('/', 'This service')
     .addBearerAuth(
       {
         type: 'http',
@@ -91,7 +107,11 @@ export function setupOpenApi(
   SwaggerModule.setup(
     DOCS_PATH,
     app,
-    () => addCommonHeaders(complete(SwaggerModule.createDocument(app, config))),
+    () =>
+      passes(complete).reduce(
+        (document, pass) => pass(document),
+        SwaggerModule.createDocument(app, config),
+      ),
     {
       jsonDocumentUrl: DOCS_JSON_PATH,
       raw: ['json'],

@@ -12,7 +12,12 @@ export class DiagramSummaryResponse {
   @ApiProperty({ type: String, nullable: true, example: 'Core network of the Paris site' })
   description: string | null;
 
-  @ApiProperty({ enum: DiagramVisibility, enumName: 'DiagramVisibility' })
+  @ApiProperty({
+    enum: DiagramVisibility,
+    enumName: 'DiagramVisibility',
+    description: 'private: the owner and admins only; public: every signed-in user reads it',
+    example: 'public',
+  })
   visibility: DiagramVisibility;
 
   @ApiProperty({

@@ -17,6 +17,8 @@ const MATCH_KEYS: IngestMatchKey[] = ['id', 'ip'];
  * global ValidationPipe skips. These classes describe that check for the OpenAPI document and
  * are never instantiated or validated.
  * Every object refuses properties it does not list; null counts as absent where `nullable`.
+ * The options' defaults are told in their descriptions rather than as `default`: generators
+ * (openapi-typescript) make a property with a default required, yet a client may leave it out.
  */
 
 export class IngestOptionsDto {
@@ -24,18 +26,16 @@ export class IngestOptionsDto {
     enum: INGEST_MODES,
     enumName: 'IngestMode',
     nullable: true,
-    default: 'merge',
     description:
-      'merge: update what is recognised (by id, else by ip unless matchBy says id only), create the rest. append: create every item, an id already stored is a 409. replace (admin only): delete every asset, vulnerability and relation, then create the payload; diagrams stay.',
+      'merge (when absent or null): update what is recognised (by id, else by ip unless matchBy says id only), create the rest. append: create every item, an id already stored is a 409. replace (admin only): delete every asset, vulnerability and relation, then create the payload; diagrams stay.',
   })
   mode?: IngestMode | null;
 
   @ApiPropertyOptional({
     type: Boolean,
     nullable: true,
-    default: false,
     description:
-      "merge only (a 400 with append; replace implies it): after merging, delete the stale assets with their relations, and the relations among the payload's assets that it does not list. With a source S (editor or admin): the candidates are the assets whose sources hold S that the payload does not name; S is taken out of their sources, and one is deleted only when no source is left and an ingestion created it (origin ingest): an asset made through POST /api/assets is never deleted this way. Without a source (admin only, 403 for an editor): every stored asset the payload does not name is deleted, whoever made it.",
+      "false when absent or null. merge only (a 400 with append; replace implies it): after merging, delete the stale assets with their relations, and the relations among the payload's assets that it does not list. With a source S (editor or admin): the candidates are the assets whose sources hold S that the payload does not name; S is taken out of their sources, and one is deleted only when no source is left and an ingestion created it (origin ingest): an asset made through POST /api/assets is never deleted this way. Without a source (admin only, 403 for an editor): every stored asset the payload does not name is deleted, whoever made it.",
     example: true,
   })
   deleteStale?: boolean | null;
@@ -54,9 +54,8 @@ export class IngestOptionsDto {
   @ApiPropertyOptional({
     type: Boolean,
     nullable: true,
-    default: false,
     description:
-      'Validate, match and plan exactly as the real run, write nothing (not even lastSeenAt), and answer the same 200 (with `"dryRun": true`), 400, 403 or 409. It takes no write lock: other ingestions are not held up.',
+      'false when absent or null. true: validate, match and plan exactly as the real run, write nothing (not even lastSeenAt), and answer the same 200 (with `"dryRun": true`), 400, 403 or 409. It takes no write lock: other ingestions are not held up.',
     example: true,
   })
   dryRun?: boolean | null;
@@ -75,9 +74,8 @@ export class IngestOptionsDto {
     type: [String],
     nullable: true,
     enum: MATCH_KEYS,
-    default: ['id', 'ip'],
     description:
-      'merge: how an item finds the stored asset it updates. ["id", "ip"]: by id, else by ip (the earliest created asset holding it that no other item of the payload takes). ["id"]: by id only; an item whose id is not stored is created, never matched by ip.',
+      'merge: how an item finds the stored asset it updates. ["id", "ip"] (when absent or null): by id, else by ip (the earliest created asset holding it that no other item of the payload takes). ["id"]: by id only; an item whose id is not stored is created, never matched by ip.',
     example: ['id'],
   })
   matchBy?: IngestMatchKey[] | null;
