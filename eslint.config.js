@@ -2,6 +2,33 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+// What differs between SQLite and PostgreSQL lives in src/database/ (its Dialect): nowhere else
+// names a driver or asks which database it runs on.
+const DRIVER_IMPORTS = [
+  {
+    group: ['better-sqlite3', 'pg', 'pg-*', 'typeorm/driver/*'],
+    message: "Database drivers are the data layer's: ask the Dialect (src/database/dialect/).",
+  },
+];
+const DATABASE_CHECKS = [
+  {
+    selector: "MemberExpression[property.name='type'][object.property.name='options']",
+    message: "Which database it is is the Dialect's to know (src/database/dialect/).",
+  },
+  {
+    selector: 'Literal[value=/^(sqlite|postgres|better-sqlite3)$/]',
+    message: "Which database it is is the Dialect's to know (src/database/dialect/).",
+  },
+];
+const HTTP_EXCEPTIONS = [
+  {
+    group: ['@nestjs/common'],
+    importNamePattern: 'Exception$',
+    message:
+      'Throw a domain error from src/common/errors/: AllExceptionsFilter alone maps it to an HTTP status.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -33,6 +60,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    // The data layer, and the configuration that reads DATABASE_URL.
+    ignores: ['src/database/**', 'src/config/**', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: DRIVER_IMPORTS }],
+      'no-restricted-syntax': ['error', ...DATABASE_CHECKS],
+    },
+  },
+  {
     // The domain throws domain errors (src/common/errors/); only the edge speaks HTTP.
     files: [
       'src/**/*.service.ts',
@@ -47,19 +83,7 @@ export default tseslint.config(
       'src/assets/asset-cursor.ts',
     ],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@nestjs/common'],
-              importNamePattern: 'Exception$',
-              message:
-                'Throw a domain error from src/common/errors/: AllExceptionsFilter alone maps it to an HTTP status.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [...DRIVER_IMPORTS, ...HTTP_EXCEPTIONS] }],
     },
   },
   {

@@ -26,7 +26,9 @@ const graph = graphQueries(
   // Only its SQL is asked for: no data source, no file behind it.
   db.kind === 'postgres'
     ? new (await import('../dist/database/postgres/postgres.dialect.js')).PostgresDialect({})
-    : new (await import('../dist/database/sqlite/sqlite.dialect.js')).SqliteDialect(''),
+    : new (await import('../dist/database/sqlite/sqlite.dialect.js')).SqliteDialect({
+        options: {},
+      }),
 );
 app.get('/api/assets/:id/graph', async (request) =>
   graph.neighbourhood(request.params.id, Number(request.query.depth ?? 1)),

@@ -2,7 +2,7 @@
 // service runs: SQLite's backup API copies a consistent snapshot, WAL content included.
 import { existsSync } from 'node:fs';
 import { readConfig } from './config/read-config.js';
-import { backUpSqlite } from './database/sqlite/sqlite-backup.js';
+import { backUpSqlite, sqliteFileOf } from './database/sqlite/sqlite-backup.js';
 
 const target = process.argv[2];
 const config = readConfig();
@@ -10,12 +10,13 @@ if (!target) {
   console.error('Usage: node dist/backup.js <target file>');
   process.exit(2);
 }
-if (config.database.kind !== 'sqlite' || config.database.file === ':memory:') {
+const file = sqliteFileOf(config.database);
+if (file === null) {
   console.error('This backs up a SQLite database file; back up PostgreSQL with pg_dump');
   process.exit(2);
 }
-if (!existsSync(config.database.file)) {
-  console.error(`No database at ${config.database.file}`);
+if (!existsSync(file)) {
+  console.error(`No database at ${file}`);
   process.exit(1);
 }
 if (existsSync(target)) {
@@ -23,8 +24,8 @@ if (existsSync(target)) {
   process.exit(1);
 }
 try {
-  const pages = await backUpSqlite(config.database.file, target);
-  console.log(`Backed up ${config.database.file} to ${target} (${pages} pages)`);
+  const pages = await backUpSqlite(file, target);
+  console.log(`Backed up ${file} to ${target} (${pages} pages)`);
 } catch (error) {
   console.error(`Backup failed: ${(error as Error).message}`);
   process.exitCode = 1;

@@ -1,24 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import type BetterSqlite3 from 'better-sqlite3';
 import { Repository, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
-import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver.js';
 import { type ChangeInput, type ChangeOrigin } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import { Relation } from '../database/entities/relation.entity.js';
 import { AppDataSource } from '../database/app-data-source.js';
+import { Dialect, type AssetSearchIndex } from '../database/dialect/dialect.js';
 import { runNamed, type ReadOptions } from '../database/sql-reads.js';
 import type { AssetSourceRow, ServiceRow, StoredAssetRow, VulnerabilityRow } from './asset-rows.js';
 import { Asset } from '../database/entities/asset.entity.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import { walksSortIndex } from './asset-search-plan.js';
-import {
-  SEARCH_MATCHES_TABLE,
-  SqliteSearchMatches,
-} from '../database/sqlite/sqlite-search-matches.js';
 import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField, ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
@@ -48,40 +43,19 @@ const TIMESTAMP_COLUMNS = new Set(['created_at', 'updated_at']);
 // The list is the hottest read: its queries are written out rather than built by TypeORM,
 // whose query building costs more than running them.
 const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
-// The unfiltered total, kept by triggers (migrations AssetCount): no scan of the table.
-const COUNTED_ASSETS = {
-  sqlite: 'SELECT total FROM asset_count',
-  postgres: 'SELECT COALESCE(SUM(delta), 0) AS total FROM asset_count',
-};
-// SQLite's trigram index (migration AssetSearch): the assets whose lowered columns hold the term.
-const SEARCH_INDEX =
-  'assets.rowid IN (SELECT rowid FROM assets_search WHERE assets_search MATCH :phrase)';
-// The same assets, once SqliteSearchMatches has found them: probed by rowid in its table.
-const SEARCH_MATCHED = `assets.rowid IN (SELECT r FROM ${SEARCH_MATCHES_TABLE})`;
-// The same condition, kept from driving the query by rowid (the unary +): SQLite then walks the
-// index of the list's order, probing each entry's rowid in the matches' table, and reads only
-// the page's rows. See walksSortIndex for when.
-const SEARCH_MATCHED_PROBED = `+${SEARCH_MATCHED}`;
-// The matches of a search alone, counted in that table, and the assets in all, which weigh the
-// page's plan.
-const COUNT_SEARCH_MATCHED = `SELECT COUNT(*) AS total, (SELECT total FROM asset_count) AS assets
-  FROM ${SEARCH_MATCHES_TABLE}`;
-// Shorter terms have no trigram: SQLite scans for them.
-const MIN_INDEXED_TERM = 3;
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
 // Ids bound by one lookup: well within the parameters either database takes in a statement.
 const IDS_PER_LOOKUP = 10_000;
-// Reads by asset ids: an IN list on SQLite; one array on PostgreSQL, so that the text is the
-// same whatever the number of ids, and is prepared once (preparedQuery).
-const OF_ASSETS = { sqlite: 'IN (:...assetIds)', postgres: '= ANY(:assetIds)' };
-const byAssetIds = (database: 'sqlite' | 'postgres') => ({
-  assets: `SELECT * FROM assets WHERE id ${OF_ASSETS[database]}`,
+// Reads by asset ids, in the list form of the database (Dialect.inList): on PostgreSQL the text
+// is the same whatever the number of ids, and is prepared once.
+const byAssetIds = (dialect: Dialect) => ({
+  assets: `SELECT * FROM assets WHERE ${dialect.inList('id', 'assetIds')}`,
   vulnerabilities: `SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date
-  FROM vulnerabilities WHERE asset_id ${OF_ASSETS[database]} ORDER BY asset_id, id`,
+  FROM vulnerabilities WHERE ${dialect.inList('asset_id', 'assetIds')} ORDER BY asset_id, id`,
   services: `SELECT asset_id, port, protocol, name, product, version
-  FROM services WHERE asset_id ${OF_ASSETS[database]} ORDER BY asset_id, port, protocol`,
+  FROM services WHERE ${dialect.inList('asset_id', 'assetIds')} ORDER BY asset_id, port, protocol`,
   sources: `SELECT asset_id, source FROM asset_sources
-  WHERE asset_id ${OF_ASSETS[database]} ORDER BY asset_id, position`,
+  WHERE ${dialect.inList('asset_id', 'assetIds')} ORDER BY asset_id, position`,
 });
 // A probe of asset_sources' primary key per asset, keeping the page's index order. Driving from
 // the index on source instead (IN) is faster for a feed that reports few assets but, without
@@ -106,19 +80,18 @@ function containsPattern(term: string): string {
 
 /**
  * The condition of `search` (a case-insensitive substring of a searched column), with its
- * :named parameters: LOWER(column) LIKE '%term%' on both databases, which PostgreSQL answers
- * from its trigram index. On SQLite, a term of three characters or more is an FTS5 phrase
- * instead, on a trigram table of the lowered columns compared case-sensitively (migration
- * AssetSearch): it matches exactly where those LIKEs do, by index.
+ * :named parameters: LOWER(column) LIKE '%term%', which PostgreSQL answers from its trigram
+ * index. Where the search's index is a table of its own (SQLite), a term long enough is a
+ * phrase of that index instead: it matches exactly where those LIKEs do, by index.
  */
 export function searchCondition(
-  database: 'sqlite' | 'postgres',
+  dialect: Dialect,
   search: string,
 ): { condition: string; parameters: Record<string, string> } {
   const term = search.toLowerCase();
-  if (database === 'sqlite' && [...term].length >= MIN_INDEXED_TERM)
-    // The term's trigrams in a row, quotes doubled.
-    return { condition: SEARCH_INDEX, parameters: { phrase: `"${term.replace(/"/g, '""')}"` } };
+  const index = dialect.searchIndex();
+  if (index !== null && [...term].length >= index.minTermLength)
+    return { condition: index.condition, parameters: { phrase: index.phrase(term) } };
   const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
   return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
 }
@@ -142,20 +115,17 @@ function afterCondition(column: string, descending: boolean, key: string | null)
 
 @Injectable()
 export class AssetsService {
-  private readonly database: 'sqlite' | 'postgres';
   private readonly byAssetIds: ReturnType<typeof byAssetIds>;
-  private readonly searchMatches = new SqliteSearchMatches(
-    () =>
-      (this.dataSource.driver as BetterSqlite3Driver).databaseConnection as BetterSqlite3.Database,
-  );
+  private readonly searchIndex: AssetSearchIndex | null;
 
   constructor(
     @InjectRepository(Asset) private readonly assets: Repository<Asset>,
     @InjectDataSource() private readonly dataSource: AppDataSource,
     private readonly writer: InventoryWriter,
+    private readonly dialect: Dialect,
   ) {
-    this.database = dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-    this.byAssetIds = byAssetIds(this.database);
+    this.byAssetIds = byAssetIds(dialect);
+    this.searchIndex = dialect.searchIndex();
   }
 
   /**
@@ -187,7 +157,7 @@ export class AssetsService {
       parameters.service = query.service;
     }
     if (query.search) {
-      const search = searchCondition(this.database, query.search);
+      const search = searchCondition(this.dialect, query.search);
       conditions.push(search.condition);
       Object.assign(parameters, search.parameters);
     }
@@ -208,17 +178,22 @@ export class AssetsService {
         field === 'risk_score' && cursor.key !== null ? Number(cursor.key) : cursor.key;
       parameters.afterId = cursor.id;
     }
-    // On SQLite, a search's matches are found once, then counted and probed (SqliteSearchMatches).
-    const phrase = conditions.includes(SEARCH_INDEX) ? (parameters.phrase as string) : undefined;
+    // Through the search's own index (SQLite), a search's matches are found once, then counted
+    // and probed.
+    const index = this.searchIndex;
+    const phrase =
+      index !== null && conditions.includes(index.condition)
+        ? (parameters.phrase as string)
+        : undefined;
     const matched = (condition: string): string =>
-      condition === SEARCH_INDEX ? SEARCH_MATCHED : condition;
+      condition === index?.condition ? index.matched : condition;
     const countSql =
       where === ''
-        ? COUNTED_ASSETS[this.database]
+        ? this.dialect.countedAssets
         : phrase === undefined
           ? COUNT_ASSETS + where
           : conditions.length === 1
-            ? COUNT_SEARCH_MATCHED
+            ? index!.countMatched
             : `${COUNT_ASSETS} WHERE ${conditions.map(matched).join(' AND ')}`;
     const pageSql = (counted: Counted): string => {
       // A search alone, in the order of the (created_at, id) index: the index may serve the page.
@@ -233,7 +208,7 @@ export class AssetsService {
           take: query.limit + 1,
         });
       const pageConditions = conditions.map((condition) =>
-        condition !== SEARCH_INDEX ? condition : walk ? SEARCH_MATCHED_PROBED : SEARCH_MATCHED,
+        condition !== index?.condition ? condition : walk ? index.matchedProbed : index.matched,
       );
       if (after !== undefined) pageConditions.push(after);
       const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
@@ -252,9 +227,9 @@ export class AssetsService {
         timestampsAsText: true,
       });
     } else {
-      ({ counted, rows } = this.searchMatches.within(phrase, (all) => {
-        const [count] = all<Counted>(...this.positional(countSql, parameters));
-        return { counted: count, rows: all(...this.positional(pageSql(count), pageParameters)) };
+      ({ counted, rows } = index!.within(phrase, (all) => {
+        const [count] = all<Counted>(countSql, parameters);
+        return { counted: count, rows: all(pageSql(count), pageParameters) };
       }));
     }
     const total = Number(counted.total);
@@ -272,9 +247,7 @@ export class AssetsService {
    * UTC with the offset said, whatever the session's DateStyle and TimeZone.
    */
   private sortKey(column: string): string {
-    if (this.database === 'postgres' && TIMESTAMP_COLUMNS.has(column))
-      return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00'`;
-    return `CAST(${column} AS TEXT)`;
+    return this.dialect.sortKeyText(column, TIMESTAMP_COLUMNS.has(column));
   }
 
   get(id: string): Promise<AssetResponse> {
@@ -430,11 +403,6 @@ export class AssetsService {
       );
     }
     return statements;
-  }
-
-  /** SQL with :named parameters, in the placeholders of the database at hand, and its values. */
-  private positional(sql: string, parameters: Record<string, unknown>): [string, unknown[]] {
-    return this.dataSource.driver.escapeQueryWithParameters(sql, parameters);
   }
 
   /** runNamed, through the service's own manager unless a transaction's is given. */

@@ -29,9 +29,7 @@ export class AppDataSource extends DataSource {
 
   /** What differs between the two databases, for this one. */
   readonly dialect: Dialect =
-    this.options.type === 'postgres'
-      ? new PostgresDialect(this)
-      : new SqliteDialect(this.options.database as string);
+    this.options.type === 'postgres' ? new PostgresDialect(this) : new SqliteDialect(this);
 
   /**
    * Applies pending migrations. On PostgreSQL, replicas starting together (or a migration Job

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Asset } from '../../src/database/entities/asset.entity.js';
 import { searchCondition } from '../../src/assets/assets.service.js';
+import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { INGEST_PATH } from '../../src/ingest/ingest-route.js';
 import { TestApp, type ApiResponse } from '../support/test-app.js';
 import { testingPostgres } from '../support/test-database.js';
@@ -242,7 +243,7 @@ describe('asset search', () => {
 
   it("is answered from the search index, the query's plan shows", async () => {
     const { condition, parameters } = searchCondition(
-      t.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite',
+      (t.dataSource as AppDataSource).dialect,
       'paris',
     );
     const [sql, values] = t.dataSource.driver.escapeQueryWithParameters(

@@ -14,6 +14,31 @@ export interface InstanceLocks {
   close(): Promise<void>;
 }
 
+/** Runs SQL with :named parameters on the connection, synchronously: the rows. */
+export type NamedSyncQuery = <T>(sql: string, parameters: Record<string, unknown>) => T[];
+
+/**
+ * The trigram index of the assets' searched columns where it is a table of its own (SQLite's
+ * FTS5 table, migration AssetSearch), and the matches of a term found through it once per
+ * request (sqlite-search-matches.ts).
+ */
+export interface AssetSearchIndex {
+  /** Shorter terms have no trigram: they are searched without the index. */
+  readonly minTermLength: number;
+  /** The condition on `assets` that a row holds :phrase. */
+  readonly condition: string;
+  /** The :phrase of a lowered term. */
+  phrase(term: string): string;
+  /** The same condition once `within` found the matches: their rowids probed in their table. */
+  readonly matched: string;
+  /** As `matched`, but keeping the query from being driven by the matches' table. */
+  readonly matchedProbed: string;
+  /** The matches counted (`total`), with the assets in all (`assets`). */
+  readonly countMatched: string;
+  /** `work`'s answer, run synchronously while the matches of `phrase` are kept. */
+  within<T>(phrase: string, work: (all: NamedSyncQuery) => T): T;
+}
+
 /** What an ingestion wrote, as afterIngestion weighs it. */
 export interface IngestionWritten {
   /** Assets and relations created or deleted. */
@@ -64,6 +89,12 @@ export abstract class Dialect {
    * offset said, whatever the session's settings.
    */
   abstract sortKeyText(column: string, timestamp: boolean): string;
+
+  /** The number of assets the triggers of migration AssetCount keep, as `total`. */
+  abstract readonly countedAssets: string;
+
+  /** The search's own index of the assets, where it is a table (SQLite); null: none. */
+  abstract searchIndex(): AssetSearchIndex | null;
 
   /** `column` among the values of the :named list parameter (one array on PostgreSQL). */
   abstract inList(column: string, parameter: string): string;

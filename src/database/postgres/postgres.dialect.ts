@@ -51,6 +51,14 @@ export class PostgresDialect extends Dialect {
     super();
   }
 
+  // Kept by statement triggers as rows of deltas (migration AssetCount).
+  readonly countedAssets = 'SELECT COALESCE(SUM(delta), 0) AS total FROM asset_count';
+
+  /** LIKE is answered from the trigram index of the searched columns (migration AssetSearch). */
+  searchIndex(): null {
+    return null;
+  }
+
   isoTimestamp(column: string): string {
     return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   }

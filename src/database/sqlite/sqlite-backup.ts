@@ -1,4 +1,10 @@
 import Database from 'better-sqlite3';
+import type { DatabaseConfig } from '../../config/app-config.js';
+
+/** The SQLite database file `database` names; null for PostgreSQL or a private in-memory one. */
+export function sqliteFileOf(database: DatabaseConfig): string | null {
+  return database.kind === 'sqlite' && database.file !== ':memory:' ? database.file : null;
+}
 
 /**
  * Copies the SQLite database `file` to `target` with SQLite's online backup API: a consistent

@@ -3,9 +3,14 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
 import type { InsertColumn } from '../ingest-sql.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { SqliteDialect } from './sqlite.dialect.js';
+
+// The writer never asks its dialect anything but for its SQL: no data source behind it.
+const dialectOf = (file: string) =>
+  new SqliteDialect({ options: { database: file } } as unknown as DataSource);
 
 const COLUMNS: InsertColumn[] = [
   { name: 'id', type: 'text' },
@@ -34,7 +39,7 @@ describe('SqliteWriter', () => {
   });
 
   it('writes more rows than it lets wait at once, in order, and commits them', async () => {
-    const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000);
+    const writer = await SqliteWriter.open(dialectOf(file), file, 1000);
     try {
       expect(await writer.insert('t', COLUMNS, rows(50_000))).toBe(50_000);
       // Not committed yet: another connection sees nothing.
@@ -49,7 +54,7 @@ describe('SqliteWriter', () => {
   });
 
   it('throws a failed insert at the next request that waits, and rolls back', async () => {
-    const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000);
+    const writer = await SqliteWriter.open(dialectOf(file), file, 1000);
     try {
       await writer.insert('t', COLUMNS, rows(10));
       await writer.insert('t', COLUMNS, rows(1, 5));
@@ -63,7 +68,7 @@ describe('SqliteWriter', () => {
   });
 
   it('runs a queued statement in turn after the inserts before it, and throws its failure at the next request that waits', async () => {
-    const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000);
+    const writer = await SqliteWriter.open(dialectOf(file), file, 1000);
     try {
       await writer.insert('t', COLUMNS, rows(10));
       // Reads the rows handed over just before it.
@@ -99,7 +104,7 @@ describe('SqliteWriter', () => {
         { name: 'sqlite_autoindex_t_1', sql: null },
         { name: 't_n', sql: INDEX },
       ]);
-      const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000, ['t']);
+      const writer = await SqliteWriter.open(dialectOf(file), file, 1000, ['t']);
       try {
         // 2,000 rows a message, 10 a statement: 2,345 leaves 345, and 5 for single inserts.
         expect(await writer.insert('t', COLUMNS, rows(2345))).toBe(2345);
@@ -123,7 +128,7 @@ describe('SqliteWriter', () => {
 
     it('keeps a unique index, so that a repeated value fails at its own row', async () => {
       db.exec('CREATE UNIQUE INDEX t_n_unique ON t (n)');
-      const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000, ['t']);
+      const writer = await SqliteWriter.open(dialectOf(file), file, 1000, ['t']);
       try {
         await writer.insert('t', COLUMNS, [...rows(10), ['other', 3]]);
         await expect(writer.all('SELECT 1')).rejects.toThrow(/UNIQUE constraint failed: t.n/);
@@ -140,7 +145,7 @@ describe('SqliteWriter', () => {
 
     it('leaves the indexes when a table given holds a row', async () => {
       db.prepare('INSERT INTO t VALUES (?, ?)').run('stored', -1);
-      const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000, ['t']);
+      const writer = await SqliteWriter.open(dialectOf(file), file, 1000, ['t']);
       try {
         await writer.insert('t', COLUMNS, rows(20));
         expect(await writerIndexes(writer)).toEqual(indexes());
@@ -153,7 +158,7 @@ describe('SqliteWriter', () => {
 
     it('gets the indexes back by a rollback, after a repeated id among rows 10 to a statement', async () => {
       const before = indexes();
-      const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000, ['t']);
+      const writer = await SqliteWriter.open(dialectOf(file), file, 1000, ['t']);
       try {
         // id-2 again in the first statement of 10.
         await writer.insert('t', COLUMNS, [...rows(5), ...rows(1, 2), ...rows(24, 5)]);
@@ -168,12 +173,10 @@ describe('SqliteWriter', () => {
   });
 
   it('holds the write lock from the start, and fails to start while another writer has it', async () => {
-    const writer = await SqliteWriter.open(new SqliteDialect(file), file, 1000);
+    const writer = await SqliteWriter.open(dialectOf(file), file, 1000);
     try {
       expect(() => db.exec('INSERT INTO t VALUES (1, 1)')).toThrow(/locked|busy/i);
-      await expect(SqliteWriter.open(new SqliteDialect(file), file, 50)).rejects.toThrow(
-        /locked|busy/i,
-      );
+      await expect(SqliteWriter.open(dialectOf(file), file, 50)).rejects.toThrow(/locked|busy/i);
       await writer.rollback();
     } finally {
       await writer.close();

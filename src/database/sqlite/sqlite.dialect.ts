@@ -1,10 +1,18 @@
 import Database from 'better-sqlite3';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database-options.js';
-import { Dialect, type JsonEntry, type JsonListField, type PoolStats } from '../dialect/dialect.js';
+import type { DataSource } from 'typeorm';
+import {
+  Dialect,
+  type AssetSearchIndex,
+  type JsonEntry,
+  type JsonListField,
+  type PoolStats,
+} from '../dialect/dialect.js';
 import type { IngestLookups, IngestSql } from '../ingest-sql.js';
 import { BackgroundCheckpoints } from './sqlite-checkpoint.js';
 import { SqliteLookups } from './sqlite-lookups.js';
+import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 // An ingestion into an empty store is a bulk load (SqliteWriter.open).
@@ -20,9 +28,19 @@ export class SqliteDialect extends Dialect {
   readonly oneWriter = true;
   private readonly checkpoints = new BackgroundCheckpoints();
 
-  /** `file`: the database's file (a private one for `sqlite::memory:`). */
-  constructor(private readonly file: string) {
+  readonly countedAssets = 'SELECT total FROM asset_count';
+  private readonly file: string;
+  private index: SqliteSearchIndex | null = null;
+
+  /** `dataSource`'s file: its own, or a private one for `sqlite::memory:`. */
+  constructor(private readonly dataSource: DataSource) {
     super();
+    this.file = dataSource.options.database as string;
+  }
+
+  searchIndex(): AssetSearchIndex {
+    this.index ??= new SqliteSearchIndex(this.dataSource);
+    return this.index;
   }
 
   isoTimestamp(column: string): string {
