@@ -1,16 +1,9 @@
 import type { AssetOrigin, ServiceProtocol } from '../common/field-rules/inventory-values.js';
+import type { AssetFieldValues } from '../database/tables/assets.table.js';
 
 /** An assets row as raw SQL returns it (the list and ingestion read without TypeORM). */
-export interface AssetRow {
+export interface AssetRow extends AssetFieldValues {
   id: string;
-  name: string;
-  ip: string | null;
-  type: string | null;
-  vendor: string | null;
-  model: string | null;
-  risk_score: number | null;
-  site: string | null;
-  os_version: string | null;
   source: string | null;
 }
 

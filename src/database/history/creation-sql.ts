@@ -1,4 +1,5 @@
 import type { Dialect, JsonEntry } from '../dialect/dialect.js';
+import { ASSET_FIELDS } from '../tables/assets.table.js';
 
 /**
  * The creations an ingestion records keep no copy of their object (`after` NULL): a hundred
@@ -15,18 +16,8 @@ export type CreatedObjectType = 'asset' | 'relation';
 
 /** An asset's row `x` as the API shows it as created (toAssetResponse). */
 const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
-  ...[
-    'id',
-    'name',
-    'ip',
-    'type',
-    'vendor',
-    'model',
-    'risk_score',
-    'site',
-    'os_version',
-    'source',
-  ].map((column): JsonEntry => [column, `x.${column}`]),
+  // The API names these fields as their columns.
+  ...['id', ...ASSET_FIELDS, 'source'].map((column): JsonEntry => [column, `x.${column}`]),
   [
     'vulnerabilities',
     {

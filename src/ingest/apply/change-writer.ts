@@ -32,7 +32,8 @@ import {
   relationsOfAssets,
   type CreatedObjectType,
 } from '../../database/history/creation-sql.js';
-import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
+import { type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
 // Records made and handed over at once, between turns of the event loop.

@@ -10,21 +10,14 @@ import {
   type InsertColumn,
 } from '../../database/ingest-sql.js';
 import type { IngestCounts, RelationRow } from '../plan/ingest-plan.js';
-import { ASSET_FIELDS, type AssetPlan } from '../plan/plan-assets.js';
+import { type AssetPlan } from '../plan/plan-assets.js';
+import { ASSET_FIELDS, ASSET_INSERT_COLUMNS } from '../../database/tables/assets.table.js';
 import type { StaleAssetPlan } from '../plan/plan-stale.js';
 
 const text = (name: string): InsertColumn => ({ name, type: 'text' });
 const timestamps: InsertColumn[] = [
   { name: 'created_at', type: 'timestamptz' },
   { name: 'updated_at', type: 'timestamptz' },
-];
-const ASSET_COLUMNS: InsertColumn[] = [
-  ...['id', 'name', 'ip', 'type', 'vendor', 'model'].map(text),
-  { name: 'risk_score', type: 'integer' },
-  ...['site', 'os_version', 'source', 'origin'].map(text),
-  { name: 'first_seen_at', type: 'timestamptz' },
-  { name: 'last_seen_at', type: 'timestamptz' },
-  ...timestamps,
 ];
 // An upsert on the primary key updates many rows in one statement; created_at and origin stay,
 // the first sighting is kept once set, the last one moves only with a source.
@@ -126,6 +119,7 @@ export class PlanWriter {
   }
 
   async assets(plan: AssetPlan): Promise<void> {
+    // In ASSET_INSERT_COLUMNS' order.
     const row = (asset: AssetRow) => [
       asset.id,
       ...ASSET_FIELDS.map((field) => asset[field]),
@@ -141,10 +135,10 @@ export class PlanWriter {
       'asset',
       plan.updates.map((update) => update.after.id),
     );
-    await this.sql.insert('assets', ASSET_COLUMNS, mapped(plan.creates, row));
+    await this.sql.insert('assets', ASSET_INSERT_COLUMNS, mapped(plan.creates, row));
     await this.sql.insert(
       'assets',
-      ASSET_COLUMNS,
+      ASSET_INSERT_COLUMNS,
       mapped(plan.updates, (update) => row(update.after)),
       ASSET_UPSERT,
     );

@@ -9,7 +9,8 @@ import {
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
 import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
 import { CHANGES_PER_LIST, relationChange } from '../plan/plan-changes.js';
-import { ASSET_FIELDS, storedCandidates, type StoredAssets } from '../plan/plan-assets.js';
+import { storedCandidates, type StoredAssets } from '../plan/plan-assets.js';
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import { byId, type StaleCandidate } from '../plan/plan-stale.js';
 
 const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;

@@ -9,18 +9,7 @@ import {
   type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
-
-/** The asset columns an item may set, in the order the rows are written. */
-export const ASSET_FIELDS = [
-  'name',
-  'ip',
-  'type',
-  'vendor',
-  'model',
-  'risk_score',
-  'site',
-  'os_version',
-] as const;
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 
 /** A matched asset whose stored values change, with what they were (for the change list). */
 export interface AssetUpdate {

@@ -1,7 +1,8 @@
 import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { RelationRow } from './ingest-plan.js';
-import { ASSET_FIELDS, type AssetPlan, type AssetUpdate } from './plan-assets.js';
+import { type AssetPlan, type AssetUpdate } from './plan-assets.js';
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import type { RelationPlan } from './plan-relations.js';
 
 /** Entries each list of `changes` holds at most. */

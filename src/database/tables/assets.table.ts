@@ -1,0 +1,58 @@
+import type { Asset } from '../entities/asset.entity.js';
+import type { InsertColumn } from '../ingest-sql.js';
+
+const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
+const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+
+/**
+ * The assets table: the column of each property of the entity, in the table's order, typed as
+ * bulk inserts type it. The compiler holds it to the entity (every property, no other). The
+ * ingestion's inserts and selects, the fields an item sets, their row type and the change
+ * history's copy of an asset are derived from it.
+ */
+export const ASSET_COLUMNS = {
+  id: text('id'),
+  name: text('name'),
+  ip: text('ip'),
+  type: text('type'),
+  vendor: text('vendor'),
+  model: text('model'),
+  riskScore: { name: 'risk_score', type: 'integer' },
+  site: text('site'),
+  osVersion: text('os_version'),
+  source: text('source'),
+  origin: text('origin'),
+  firstSeenAt: timestamp('first_seen_at'),
+  lastSeenAt: timestamp('last_seen_at'),
+  createdAt: timestamp('created_at'),
+  updatedAt: timestamp('updated_at'),
+} as const satisfies { [P in keyof Asset]-?: InsertColumn };
+
+/** Every column, in the table's order: what an insert of a whole row writes. */
+export const ASSET_INSERT_COLUMNS: InsertColumn[] = Object.values(ASSET_COLUMNS);
+
+/** The properties an item (of the API or of an ingestion) sets, in the table's order. */
+const FIELD_PROPERTIES = [
+  'name',
+  'ip',
+  'type',
+  'vendor',
+  'model',
+  'riskScore',
+  'site',
+  'osVersion',
+] as const satisfies readonly (keyof Asset)[];
+type FieldProperty = (typeof FIELD_PROPERTIES)[number];
+
+/** The column of each field an item sets: also its name in the API and in the rows read. */
+export type AssetField = (typeof ASSET_COLUMNS)[FieldProperty]['name'];
+
+/** The columns of the fields an item sets, in the table's order. */
+export const ASSET_FIELDS = FIELD_PROPERTIES.map(
+  (property) => ASSET_COLUMNS[property].name,
+) as readonly AssetField[];
+
+/** Those fields' values, keyed by column, typed as the entity types them. */
+export type AssetFieldValues = {
+  [P in FieldProperty as (typeof ASSET_COLUMNS)[P]['name']]: Asset[P];
+};
