@@ -21,8 +21,8 @@ type Shown = { id: string } & object;
  *
  * A route writes through `create`, `update` or `remove`, which read the object as the API
  * shows it around the write and record the difference; or through `write`, given a WriteUnit,
- * for a write of several objects. Nothing else in the service holds a manager that writes
- * (src/database/writer/writes.spec.ts fails otherwise).
+ * for a write of several objects. A write to the inventory anywhere else is refused before it
+ * runs (InventoryWriteGuard).
  */
 @Injectable()
 export class InventoryWriter {
