@@ -52,11 +52,6 @@ export const idsPerStatement = (db: IngestLookups) => Math.min(IDS_PER_STATEMENT
 export interface IngestSql extends IngestLookups {
   /** The database's dialect: the few statements that build JSON or take id lists differ. */
   readonly dialect: Dialect;
-  /**
-   * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
-   * where the transaction already excludes every other writer (SQLite).
-   */
-  readonly forUpdate: string;
   /** Runs a write; answers how many rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
   /**

@@ -73,9 +73,6 @@ export interface JsonListField {
  * outside `src/database/` names a driver or checks the database's type (a lint rule refuses it).
  */
 export abstract class Dialect {
-  /** The database's name, for messages. */
-  abstract readonly label: string;
-
   // ---- SQL pieces ----
 
   /** A timestamp column as the API shows it: ISO 8601 in UTC with milliseconds; NULL stays. */
@@ -99,13 +96,7 @@ export abstract class Dialect {
   /** `column` among the values of the :named list parameter (one array on PostgreSQL). */
   abstract inList(column: string, parameter: string): string;
 
-  /** The value to bind for inList's parameter. */
-  abstract listValue(values: readonly unknown[]): unknown;
-
-  /** The `?` placeholders a `?`-style statement takes for an id list of `count` ids. */
-  abstract idListPlaceholders(count: number): string;
-
-  /** The values a `?`-style statement binds for those ids. */
+  /** The values a `?`-style statement binds for an id list (createdRecordsSelect's ids). */
   abstract idListValues(ids: readonly string[]): unknown[];
 
   /**
@@ -113,9 +104,6 @@ export abstract class Dialect {
    * where a transaction already excludes every other writer (SQLite).
    */
   abstract readonly lockRows: string;
-
-  /** `ORDER BY` of ids in JavaScript's order (byte order), whatever the database's collation. */
-  abstract readonly idOrder: string;
 
   /**
    * Whether the comma-separated list of ports and ranges in `column` (`22,80-90`) holds the

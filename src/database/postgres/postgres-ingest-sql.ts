@@ -15,7 +15,6 @@ export class PostgresIngestSql implements IngestSql {
   readonly maxParams = 60_000;
   readonly idOrder = 'id COLLATE "C"';
   readonly readAhead = true;
-  readonly forUpdate = 'FOR UPDATE';
   /** The last statement queued: each starts once the one before is over. */
   private tail: Promise<void> = Promise.resolve();
   private readonly queued: Promise<void>[] = [];

@@ -41,9 +41,7 @@ const ANALYZE_INGESTED = `ANALYZE ${[...INGESTED_TABLES, 'changes'].join(', ')}`
 
 /** PostgreSQL: a server, a pool of connections, rows locked by the writers that change them. */
 export class PostgresDialect extends Dialect {
-  readonly label = 'PostgreSQL';
   readonly lockRows = 'FOR UPDATE';
-  readonly idOrder = 'id COLLATE "C"';
   readonly oneWriter = false;
   private readonly logger = new Logger('PostgreSQL');
 
@@ -78,11 +76,7 @@ export class PostgresDialect extends Dialect {
     return `${column} = ANY(:${parameter})`;
   }
 
-  listValue(values: readonly unknown[]): unknown {
-    return values;
-  }
-
-  idListPlaceholders(): string {
+  private idListPlaceholders(): string {
     return '= ANY(CAST(? AS text[]))';
   }
 
@@ -204,7 +198,9 @@ export class PostgresDialect extends Dialect {
         // parameter.
         if (snapshot !== null) await runner.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
         await runner.query('SET TRANSACTION READ ONLY');
-        // LOOKUPS_BY_INDEX
+        // Every lookup names its rows by key, a slice's ids at a time. With the default costs
+        // (random_page_cost 4, for spinning disks) the planner reads a whole large table for a
+        // slice's ids, which costs far more than reading them by index.
         await runner.query('SET LOCAL enable_seqscan = off');
         return await work(new PostgresIngestSql(this, runner));
       } finally {

@@ -38,7 +38,6 @@ function toError(answer: { error: { message: string; code?: string } }): Error {
 export class SqliteWriter implements IngestSql {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
-  readonly forUpdate = '';
   readonly readAhead = false;
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;

@@ -22,9 +22,7 @@ const REBUILT_TABLES = ['changes'];
 
 /** SQLite: one file, one writer at a time, statements run on this thread. */
 export class SqliteDialect extends Dialect {
-  readonly label = 'SQLite';
   readonly lockRows = '';
-  readonly idOrder = 'id';
   readonly oneWriter = true;
   private readonly checkpoints = new BackgroundCheckpoints();
 
@@ -59,11 +57,7 @@ export class SqliteDialect extends Dialect {
     return `${column} IN (:...${parameter})`;
   }
 
-  listValue(values: readonly unknown[]): unknown {
-    return values;
-  }
-
-  idListPlaceholders(count: number): string {
+  private idListPlaceholders(count: number): string {
     return `IN (${new Array<string>(count).fill('?').join(', ')})`;
   }
 

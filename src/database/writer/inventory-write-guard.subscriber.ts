@@ -1,7 +1,7 @@
 import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
 
 /** The inventory's tables: every write to them goes through InventoryWriter. */
-export const INVENTORY_TABLES = [
+const INVENTORY_TABLES = [
   'assets',
   'services',
   'vulnerabilities',

@@ -35,11 +35,6 @@ export class InventoryWriter {
     this.recorder = new ChangeRecorder(dataSource.dialect, config.changeHistory);
   }
 
-  /** Whether writes record their changes (always, but in a bench measuring their cost). */
-  get recording(): boolean {
-    return this.recorder.enabled;
-  }
-
   /**
    * Runs `work` in a transaction of its own, after every write before it; its recorded changes
    * are written before the commit. `origin` null: a write of the service's own, unrecorded.

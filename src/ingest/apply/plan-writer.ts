@@ -248,11 +248,9 @@ export class PlanWriter {
       // The assets' relations are deleted (and counted) here rather than by the cascade. The
       // assets are locked first, so that no relation to them is created in between by another
       // transaction (and then deleted by the cascade, uncounted).
-      if (this.sql.forUpdate) {
-        await this.sql.all(
-          `SELECT id FROM assets WHERE id IN (${list}) ${this.sql.forUpdate}`,
-          part,
-        );
+      const { lockRows } = this.sql.dialect;
+      if (lockRows) {
+        await this.sql.all(`SELECT id FROM assets WHERE id IN (${list}) ${lockRows}`, part);
       }
       await this.changes?.deletingAssets(part);
       counts.relationsDeleted += await this.sql.run(
