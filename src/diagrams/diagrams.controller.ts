@@ -121,7 +121,7 @@ export class DiagramsController {
     @Param('id') id: string,
     @Body() dto: UpdateDiagramDto,
   ): Promise<DiagramResponse> {
-    return toDiagramResponse(await this.diagrams.update(origin, id, dto));
+    return this.diagrams.update(origin, id, dto);
   }
 
   @Delete(':id')

@@ -10,7 +10,7 @@ import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { Diagram, DiagramVisibility } from '../database/entities/diagram.entity.js';
 import type { CreateDiagramDto } from './dto/create-diagram.dto.js';
-import { toDiagramResponse } from './dto/diagram-response.dto.js';
+import { toDiagramResponse, type DiagramResponse } from './dto/diagram-response.dto.js';
 import type { ListDiagramsQueryDto } from './dto/list-diagrams-query.dto.js';
 import type { UpdateDiagramDto } from './dto/update-diagram.dto.js';
 
@@ -88,7 +88,7 @@ export class DiagramsService {
     return diagram;
   }
 
-  async update(origin: ChangeOrigin, id: string, dto: UpdateDiagramDto): Promise<Diagram> {
+  async update(origin: ChangeOrigin, id: string, dto: UpdateDiagramDto): Promise<DiagramResponse> {
     const { caller } = origin;
     await this.assertMayChange(caller, id);
     const changes: QueryDeepPartialEntity<Diagram> = { updatedAt: new Date() };
@@ -96,14 +96,13 @@ export class DiagramsService {
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.visibility !== undefined) changes.visibility = dto.visibility;
     if (dto.content !== undefined) changes.content = JSON.stringify(dto.content);
-    let after: Diagram | null = null;
     const updated = await this.writer.update(
       origin,
       'diagram',
       id,
       async ({ manager }) => {
-        after = await manager.getRepository(Diagram).findOneBy({ id });
-        return after && toDiagramResponse(after);
+        const diagram = await manager.getRepository(Diagram).findOneBy({ id });
+        return diagram && toDiagramResponse(diagram);
       },
       async ({ manager }) => {
         const query = manager
@@ -119,7 +118,7 @@ export class DiagramsService {
     );
     // Deleted between the check and the write.
     if (updated === null) throw notFound(id);
-    return after!;
+    return updated;
   }
 
   async remove(origin: ChangeOrigin, id: string): Promise<void> {

@@ -107,7 +107,7 @@ export class RelationsController {
     @Param('id') id: string,
     @Body() dto: UpdateRelationDto,
   ): Promise<RelationResponse> {
-    return toRelationResponse(await this.relations.update(origin, id, dto));
+    return this.relations.update(origin, id, dto);
   }
 
   @Delete(':id')

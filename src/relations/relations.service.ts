@@ -6,7 +6,7 @@ import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
-import { toRelationResponse } from './dto/relation-response.dto.js';
+import { toRelationResponse, type RelationResponse } from './dto/relation-response.dto.js';
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
@@ -90,25 +90,28 @@ export class RelationsService {
     return relation;
   }
 
-  async update(origin: ChangeOrigin, id: string, dto: UpdateRelationDto): Promise<Relation> {
+  async update(
+    origin: ChangeOrigin,
+    id: string,
+    dto: UpdateRelationDto,
+  ): Promise<RelationResponse> {
     const changes: QueryDeepPartialEntity<Relation> = { updatedAt: new Date() };
     if (dto.type !== undefined) changes.type = dto.type;
     if (dto.direction !== undefined) changes.direction = dto.direction;
     if (dto.protocol !== undefined) changes.protocol = dto.protocol;
     if (dto.toPorts !== undefined) changes.toPorts = dto.toPorts;
-    let after: Relation | null = null;
     const updated = await this.writer.update(
       origin,
       'relation',
       id,
       async ({ manager }) => {
-        after = await manager.getRepository(Relation).findOneBy({ id });
-        return after && toRelationResponse(after);
+        const relation = await manager.getRepository(Relation).findOneBy({ id });
+        return relation && toRelationResponse(relation);
       },
       async ({ manager }) => void (await manager.getRepository(Relation).update({ id }, changes)),
     );
     if (updated === null) throw relationNotFound(id);
-    return after!;
+    return updated;
   }
 
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
