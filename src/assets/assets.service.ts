@@ -359,7 +359,7 @@ export class AssetsService {
     if (removed === null) throw assetNotFound(id);
   }
 
-  /** The asset's answer, as `manager` (a transaction's, or the service's) sees it; else 404. */
+  /** The asset's answer; else 404. */
   private async read(id: string): Promise<AssetResponse> {
     const asset = await this.find(id);
     if (asset === null) throw assetNotFound(id);
