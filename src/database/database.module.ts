@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { AppDataSource } from './app-data-source.js';
 import { databaseOptions } from './database-options.js';
 import { Dialect } from './dialect/dialect.js';
+import { REPOSITORIES } from './repositories/repositories.js';
 import { InventoryWriter } from './writer/inventory-writer.js';
 
 @Global()
@@ -43,8 +44,9 @@ export class DatabaseModule {
           inject: [getDataSourceToken()],
         },
         InventoryWriter,
+        ...REPOSITORIES,
       ],
-      exports: [Dialect, InventoryWriter],
+      exports: [Dialect, InventoryWriter, ...REPOSITORIES],
     };
   }
 }
