@@ -1,20 +1,12 @@
 /** The ingestion's items once validated: what every stage after validate works on. */
 
 import type { ServiceValues } from '../common/field-rules/service-list.js';
+import type { AssetFieldValues } from '../database/tables/assets.table.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
 
 /** The asset fields an item may carry; absent ones are left out, not null. */
-export interface IngestAssetFields {
-  name?: string;
-  ip?: string | null;
-  type?: string | null;
-  vendor?: string | null;
-  model?: string | null;
-  risk_score?: number | null;
-  site?: string | null;
-  os_version?: string | null;
-}
+export type IngestAssetFields = Partial<AssetFieldValues>;
 
 export interface IngestVulnerability {
   id: string;

@@ -1,41 +1,40 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { fieldSchema, type FieldRule } from '../../common/field-rules/field-rule.js';
+import { FieldsClass } from '../../common/field-rules/fields-class.js';
+import { ASSET_FIELD_RULES, ASSET_ID_RULE } from '../../common/field-rules/inventory-fields.js';
+import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
 import { isoTimestamp, isoTimestampOrNull } from '../../database/timestamps.js';
 import type { StoredAssetRow } from '../asset-rows.js';
 import { ASSET_ORIGINS, type AssetOrigin } from '../../common/field-rules/inventory-values.js';
 import { ServiceResponse } from './service-response.dto.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 
-export class AssetResponse {
-  @ApiProperty({
+/** What an asset's field says beyond its rule, in an answer. */
+const RESPONSE_FIELD_NOTES: Record<string, ApiPropertyOptions> = {
+  id: {
     description: 'A UUID, or the id given at ingestion (1 to 200 printable characters)',
     example: '6f1c2a7e-4b0d-4c8e-9a51-2f3d7b9e0c11',
-  })
-  id: string;
+  },
+  ip: { description: 'IPv4 or IPv6' },
+};
 
-  @ApiProperty({ example: 'core-switch' })
-  name: string;
+/**
+ * A field of an answer, from its rule: always present, null where the rule allows it. The
+ * rule's description speaks of writing it, so it is left out.
+ */
+const answerField = (rule: FieldRule, field: string) =>
+  ApiProperty({
+    ...fieldSchema({ ...rule, description: undefined }),
+    ...RESPONSE_FIELD_NOTES[field],
+    required: true,
+  } as ApiPropertyOptions);
 
-  @ApiProperty({ type: String, nullable: true, description: 'IPv4 or IPv6', example: '10.0.0.1' })
-  ip: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'switch' })
-  type: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'Cisco' })
-  vendor: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'Catalyst 9300' })
-  model: string | null;
-
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 100, example: 40 })
-  risk_score: number | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'paris' })
-  site: string | null;
-
-  @ApiProperty({ type: String, nullable: true, example: 'IOS-XE 17.9' })
-  os_version: string | null;
-
+/** The id, then every field of the assets table, then what the service keeps beside them. */
+export class AssetResponse extends FieldsClass<{ id: string } & AssetFieldValues>(
+  ['id', ...ASSET_FIELDS],
+  { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES },
+  answerField,
+) {
   @ApiProperty({
     type: String,
     nullable: true,
@@ -103,6 +102,13 @@ export interface AssetDetails {
   sources: string[];
 }
 
+/** The row's id and fields, in the table's order. */
+function assetFieldValues(row: StoredAssetRow): { id: string } & AssetFieldValues {
+  const values: Record<string, unknown> = { id: row.id };
+  for (const field of ASSET_FIELDS) values[field] = row[field];
+  return values as { id: string } & AssetFieldValues;
+}
+
 /**
  * The one mapping of a stored asset to its answer, from a row as raw SQL reads it, with its
  * lists read beside it.
@@ -112,15 +118,7 @@ export function toAssetResponse(
   { vulnerabilities, services, sources }: AssetDetails,
 ): AssetResponse {
   return {
-    id: row.id,
-    name: row.name,
-    ip: row.ip,
-    type: row.type,
-    vendor: row.vendor,
-    model: row.model,
-    risk_score: row.risk_score,
-    site: row.site,
-    os_version: row.os_version,
+    ...assetFieldValues(row),
     source: row.source,
     vulnerabilities,
     services,

@@ -1,38 +1,24 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Field } from '../../common/field-rules/field.decorator.js';
-import { ASSET_FIELDS } from '../../common/field-rules/inventory-fields.js';
+import { FieldsClass } from '../../common/field-rules/fields-class.js';
+import { ASSET_FIELD_RULES } from '../../common/field-rules/inventory-fields.js';
 import { IsServiceList } from '../../common/validators/service-list.validator.js';
+import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
 import { ServiceInput } from './service-input.dto.js';
 
+/** The asset's fields as a request writes them: the name is required, the rest optional. */
+export type AssetFieldsInput = Partial<AssetFieldValues> & Pick<AssetFieldValues, 'name'>;
+
 /**
- * `id`, `source`, `vulnerabilities`, `sources` and the sightings are not writable here: ingestion
- * writes them; `origin` is set once, when the asset is created.
+ * Every field of the assets table, checked by its rule. `id`, `source`, `vulnerabilities`,
+ * `sources` and the sightings are not writable here: ingestion writes them; `origin` is set
+ * once, when the asset is created.
  */
-export class CreateAssetDto {
-  @Field(ASSET_FIELDS.name)
-  name: string;
-
-  @Field(ASSET_FIELDS.ip)
-  ip?: string | null;
-
-  @Field(ASSET_FIELDS.type)
-  type?: string | null;
-
-  @Field(ASSET_FIELDS.vendor)
-  vendor?: string | null;
-
-  @Field(ASSET_FIELDS.model)
-  model?: string | null;
-
-  @Field(ASSET_FIELDS.risk_score)
-  risk_score?: number | null;
-
-  @Field(ASSET_FIELDS.site)
-  site?: string | null;
-
-  @Field(ASSET_FIELDS.os_version)
-  os_version?: string | null;
-
+export class CreateAssetDto extends FieldsClass<AssetFieldsInput>(
+  ASSET_FIELDS,
+  ASSET_FIELD_RULES,
+  (rule) => Field(rule),
+) {
   @IsServiceList()
   @ApiPropertyOptional({
     type: () => [ServiceInput],

@@ -3,7 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/dto/page-query.dto.js';
 import { Field } from '../../common/field-rules/field.decorator.js';
 import {
-  ASSET_FIELDS,
+  ASSET_FIELD_RULES,
   SERVICE_FIELDS,
   SOURCE_RULE,
 } from '../../common/field-rules/inventory-fields.js';
@@ -37,17 +37,17 @@ export class ListAssetsQueryDto extends PageQueryDto {
   })
   search?: string;
 
-  @IsOptionalText(ASSET_FIELDS.type.max)
+  @IsOptionalText(ASSET_FIELD_RULES.type.max)
   @ApiPropertyOptional({
-    maxLength: ASSET_FIELDS.type.max,
+    maxLength: ASSET_FIELD_RULES.type.max,
     description: 'Exact type',
     example: 'server',
   })
   type?: string;
 
-  @IsOptionalText(ASSET_FIELDS.site.max)
+  @IsOptionalText(ASSET_FIELD_RULES.site.max)
   @ApiPropertyOptional({
-    maxLength: ASSET_FIELDS.site.max,
+    maxLength: ASSET_FIELD_RULES.site.max,
     description: 'Exact site',
     example: 'paris',
   })

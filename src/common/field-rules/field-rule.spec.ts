@@ -14,13 +14,18 @@ import {
   type FieldRule,
 } from './field-rule.js';
 import { Field } from './field.decorator.js';
-import { ASSET_FIELDS, RELATION_FIELDS, VULNERABILITY_FIELDS } from './inventory-fields.js';
+import {
+  ASSET_FIELD_RULES,
+  ASSET_ID_RULE,
+  RELATION_FIELDS,
+  VULNERABILITY_FIELDS,
+} from './inventory-fields.js';
 
 describe('fieldProblem', () => {
   const cases: [string, FieldRule, unknown[], [unknown, string][]][] = [
     [
       'a required text',
-      ASSET_FIELDS.name,
+      ASSET_FIELD_RULES.name,
       ['a', 'n'.repeat(255), 'é🙂'],
       [
         [null, 'must be a string'],
@@ -34,7 +39,7 @@ describe('fieldProblem', () => {
     ],
     [
       'a nullable text',
-      ASSET_FIELDS.type,
+      ASSET_FIELD_RULES.type,
       [null, '', 't'.repeat(64)],
       [
         ['t'.repeat(65), 'must be at most 64 characters long'],
@@ -43,7 +48,7 @@ describe('fieldProblem', () => {
     ],
     [
       'a printable id',
-      ASSET_FIELDS.id,
+      ASSET_ID_RULE,
       ['fw-1', 'é', 'x'.repeat(200)],
       [
         ['a\nb', 'must hold printable characters only'],
@@ -54,7 +59,7 @@ describe('fieldProblem', () => {
     ],
     [
       'an ip',
-      ASSET_FIELDS.ip,
+      ASSET_FIELD_RULES.ip,
       [null, '10.0.0.1', '2001:db8::1', 'fe80::1%eth0'],
       [
         ['10.0.0.256', 'must be an IP address'],
@@ -80,7 +85,7 @@ describe('fieldProblem', () => {
     ],
     [
       'an integer range',
-      ASSET_FIELDS.risk_score,
+      ASSET_FIELD_RULES.risk_score,
       [null, 0, 100, 40],
       [
         [101, 'must be an integer from 0 to 100'],
@@ -138,8 +143,8 @@ describe('fieldProblem', () => {
   });
 
   it('names the field by its path in checkField, and returns the value when accepted', () => {
-    expect(checkField(ASSET_FIELDS.ip, '10.0.0.1', 'assets[3]', 'ip')).toBe('10.0.0.1');
-    expect(() => checkField(ASSET_FIELDS.ip, 'x', 'assets[3]', 'ip')).toThrow(
+    expect(checkField(ASSET_FIELD_RULES.ip, '10.0.0.1', 'assets[3]', 'ip')).toBe('10.0.0.1');
+    expect(() => checkField(ASSET_FIELD_RULES.ip, 'x', 'assets[3]', 'ip')).toThrow(
       'assets[3].ip must be an IP address',
     );
   });
@@ -147,7 +152,7 @@ describe('fieldProblem', () => {
 
 describe('fieldSchema', () => {
   it('documents each kind with the limits that are checked', () => {
-    expect(fieldSchema(ASSET_FIELDS.name)).toEqual({
+    expect(fieldSchema(ASSET_FIELD_RULES.name)).toEqual({
       type: String,
       minLength: 1,
       maxLength: 255,
@@ -158,7 +163,7 @@ describe('fieldSchema', () => {
       maxLength: 32,
       nullable: true,
     });
-    expect(fieldSchema(ASSET_FIELDS.risk_score)).toMatchObject({
+    expect(fieldSchema(ASSET_FIELD_RULES.risk_score)).toMatchObject({
       type: 'integer',
       minimum: 0,
       maximum: 100,
@@ -173,7 +178,7 @@ describe('fieldSchema', () => {
 
   it('gives the ip a pattern that accepts exactly what isIP accepts', () => {
     // As a JSON Schema validator compiles it (ajv: with the u flag).
-    const pattern = new RegExp(fieldSchema(ASSET_FIELDS.ip).pattern as string, 'u');
+    const pattern = new RegExp(fieldSchema(ASSET_FIELD_RULES.ip).pattern as string, 'u');
     const pieces = ['1', '0', '01', '255', '256', 'ffff', 'FFFF', 'g', '12345', ':', '::', '.'];
     const zones = ['', '%eth0', '%1', '%', '%a b', '%a-b.c:d'];
     const values = [
@@ -209,7 +214,7 @@ describe('Field', () => {
     @Field(RELATION_FIELDS.direction, { required: false })
     direction?: string;
 
-    @Field(ASSET_FIELDS.ip)
+    @Field(ASSET_FIELD_RULES.ip)
     ip?: string | null;
   }
   class UpdateThing extends PartialType(CreateThing, { skipNullProperties: false }) {}

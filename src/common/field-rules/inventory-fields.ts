@@ -1,3 +1,4 @@
+import type { AssetField } from '../../database/tables/assets.table.js';
 import { MAX_ASSET_ID_LENGTH } from './inventory-values.js';
 import { SERVICE_PROTOCOLS } from './inventory-values.js';
 import { RelationDirection } from './inventory-values.js';
@@ -10,6 +11,7 @@ import {
   optionalTextRule,
   portListRule,
   textRule,
+  type FieldRule,
 } from './field-rule.js';
 
 /*
@@ -17,8 +19,15 @@ import {
  * one place their limits live. The lengths are those of the database columns.
  */
 
-export const ASSET_FIELDS = {
-  id: textRule(1, MAX_ASSET_ID_LENGTH, { printable: true, example: 'fw-1' }),
+/** An asset's id: a UUID the service makes, or the caller's own given at ingestion. */
+export const ASSET_ID_RULE = textRule(1, MAX_ASSET_ID_LENGTH, { printable: true, example: 'fw-1' });
+
+/**
+ * The rule of every field an asset's item sets (the assets table's fields, which the compiler
+ * holds this to): the REST DTOs, the ingestion's checks and the OpenAPI schemas of a request
+ * and of an asset are made from it, field by field, in this order.
+ */
+export const ASSET_FIELD_RULES = {
   name: textRule(1, 255, { example: 'core-switch' }),
   ip: ipRule({
     nullable: true,
@@ -32,7 +41,7 @@ export const ASSET_FIELDS = {
   risk_score: integerRule(0, 100, { nullable: true, example: 40 }),
   site: optionalTextRule(255, { example: 'paris' }),
   os_version: optionalTextRule(255, { example: 'IOS-XE 17.9' }),
-};
+} satisfies { [F in AssetField]: FieldRule };
 
 /**
  * The name of an ingestion feed: the ingestion's `options.source`, an entry of an asset's

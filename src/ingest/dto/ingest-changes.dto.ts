@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import type {
   AssetChange,
   ChangeLists,
@@ -23,7 +24,7 @@ export class AssetChangeDto implements AssetChange {
   name: string;
 
   @fieldsSchema(
-    'Updated assets only: `{"<field>": [before, after]}` for every field whose value changed, named as the asset response names them (`name`, `ip`, `type`, `vendor`, `model`, `risk_score`, `site`, `os_version`, `source`, `sources`, `firstSeenAt` when it was null, `vulnerabilities` compared as a set and shown in id order, `services` compared as a set and shown in port then protocol order); never `updatedAt` or `lastSeenAt`',
+    `Updated assets only: \`{"<field>": [before, after]}\` for every field whose value changed, named as the asset response names them (${[...ASSET_FIELDS, 'source', 'sources'].map((field) => `\`${field}\``).join(', ')}, \`firstSeenAt\` when it was null, \`vulnerabilities\` compared as a set and shown in id order, \`services\` compared as a set and shown in port then protocol order); never \`updatedAt\` or \`lastSeenAt\``,
     { ip: ['10.0.0.1', '10.0.0.9'], sources: [[], ['nmap-dmz']] },
   )
   fields?: FieldChanges;

@@ -1,11 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { fieldSchema, type FieldRule } from '../../common/field-rules/field-rule.js';
 import {
-  ASSET_FIELDS,
+  ASSET_FIELD_RULES,
+  ASSET_ID_RULE,
   RELATION_FIELDS,
   VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
 import { ServiceInput } from '../../assets/dto/service-input.dto.js';
+import { FieldsClass } from '../../common/field-rules/fields-class.js';
+import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
 import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import { INGEST_MODES, type IngestMatchKey, type IngestMode } from '../ingest-payload.js';
 
@@ -101,43 +104,30 @@ export class IngestVulnerabilityDto {
   publishedDate?: string | null;
 }
 
-/** Only the fields present change when the item updates a stored asset. */
-export class IngestAssetDto {
-  @itemField(ASSET_FIELDS.id, {
+/** What an item's field says beyond its rule. */
+const ITEM_FIELD_NOTES: Record<string, ApiPropertyOptions> = {
+  id: {
     description:
       "The caller's external id: printable characters, unique within the payload. In merge mode a stored id updates that asset; without one a new asset gets this id (or a new UUID).",
-  })
-  id?: string;
-
-  @itemField(ASSET_FIELDS.name, {
+  },
+  name: {
     description:
       'Required to create an asset; in merge mode an item that only updates may leave it out',
-  })
-  name?: string;
+  },
+  ip: {
+    description: `${ASSET_FIELD_RULES.ip.description}. In merge mode, an item whose id is not stored updates the asset that holds its ip (the earliest created that no other item takes)`,
+  },
+};
 
-  @itemField(ASSET_FIELDS.ip, {
-    description: `${ASSET_FIELDS.ip.description}. In merge mode, an item whose id is not stored updates the asset that holds its ip (the earliest created that no other item takes)`,
-  })
-  ip?: string | null;
-
-  @itemField(ASSET_FIELDS.type)
-  type?: string | null;
-
-  @itemField(ASSET_FIELDS.vendor)
-  vendor?: string | null;
-
-  @itemField(ASSET_FIELDS.model)
-  model?: string | null;
-
-  @itemField(ASSET_FIELDS.risk_score)
-  risk_score?: number | null;
-
-  @itemField(ASSET_FIELDS.site)
-  site?: string | null;
-
-  @itemField(ASSET_FIELDS.os_version)
-  os_version?: string | null;
-
+/**
+ * The id, then every field of the assets table, documented from its rule. Only the fields present
+ * change when the item updates a stored asset.
+ */
+export class IngestAssetDto extends FieldsClass<{ id?: string } & Partial<AssetFieldValues>>(
+  ['id', ...ASSET_FIELDS],
+  { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES },
+  (rule, field) => itemField(rule, ITEM_FIELD_NOTES[field]),
+) {
   @ApiPropertyOptional({
     type: () => [IngestVulnerabilityDto],
     description: "When present, replaces the asset's list of vulnerabilities",

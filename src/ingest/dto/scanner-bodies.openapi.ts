@@ -1,3 +1,4 @@
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import type { MediaTypeObject, OpenAPIObject, OperationObject } from '@nestjs/swagger';
 
 const NMAP_EXAMPLE = `<?xml version="1.0" encoding="UTF-8"?>
@@ -39,8 +40,7 @@ const XML: MediaTypeObject = {
 const CSV: MediaTypeObject = {
   schema: {
     type: 'string',
-    description:
-      'An asset table, RFC 4180, UTF-8 (a BOM is allowed): a header row naming asset fields (id, name, ip, type, vendor, model, risk_score, site, os_version), then one asset per row; an empty cell leaves the field out. Rows are named in errors as `line N` (the header is line 1).',
+    description: `An asset table, RFC 4180, UTF-8 (a BOM is allowed): a header row naming asset fields (${['id', ...ASSET_FIELDS].join(', ')}), then one asset per row; an empty cell leaves the field out. Rows are named in errors as \`line N\` (the header is line 1).`,
   },
   example: 'name,ip,type,site\nfw-1,10.0.0.1,firewall,hq\nweb-1,10.0.0.2,server,hq\n',
 };

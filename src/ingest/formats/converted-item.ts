@@ -4,6 +4,8 @@
  * them as it judges a JSON body's, so that every format obeys the same field rules.
  */
 
+import type { AssetField, AssetFieldValues } from '../../database/tables/assets.table.js';
+
 export type ScannerFormat = 'nmap' | 'nessus' | 'csv';
 
 export interface RawService {
@@ -22,20 +24,18 @@ export interface RawVulnerability {
   publishedDate: string | null;
 }
 
-/** An asset item, without `id` for the XML formats: it is matched by `ip`. */
-export interface RawAssetItem {
+/**
+ * An asset item, without `id` for the XML formats: it is matched by `ip`. Its fields are those
+ * of the assets table, as the scanner wrote them: a number where the scanner wrote digits in a
+ * numeric field, else text, for the validator to judge.
+ */
+export type RawAssetItem = {
+  [F in AssetField]?: AssetFieldValues[F] extends string | null ? string : number | string;
+} & {
   id?: string;
-  name?: string;
-  ip?: string;
-  type?: string;
-  vendor?: string;
-  model?: string;
-  risk_score?: number | string;
-  site?: string;
-  os_version?: string;
   services?: RawService[];
   vulnerabilities?: RawVulnerability[];
-}
+};
 
 /**
  * A relation between two assets of the same payload, named by their ip: the assets of a

@@ -1,20 +1,11 @@
 import { CsvError, Parser } from 'csv-parse';
 import type { ConvertedItem, RawAssetItem, ScannerConverter } from './converted-item.js';
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import { FormatError } from './format-error.js';
 import { numberOrText } from './scan-values.js';
 
 /** The asset fields a CSV header may name. */
-const CSV_FIELDS: ReadonlySet<string> = new Set([
-  'id',
-  'name',
-  'ip',
-  'type',
-  'vendor',
-  'model',
-  'risk_score',
-  'site',
-  'os_version',
-]);
+const CSV_FIELDS: ReadonlySet<string> = new Set(['id', ...ASSET_FIELDS]);
 
 const CSV_REFUSALS: Record<string, string> = {
   // csv-parse names this one without its CSV_ prefix.

@@ -140,18 +140,10 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
     );
   }
   const id = asset.id ?? context.newId();
-  plan.creates.push({
-    id,
-    name: fields.name,
-    ip: fields.ip ?? null,
-    type: fields.type ?? null,
-    vendor: fields.vendor ?? null,
-    model: fields.model ?? null,
-    risk_score: fields.risk_score ?? null,
-    site: fields.site ?? null,
-    os_version: fields.os_version ?? null,
-    source: context.source,
-  });
+  const row: Record<string, unknown> = { id };
+  for (const field of ASSET_FIELDS) row[field] = fields[field] ?? null;
+  row.source = context.source;
+  plan.creates.push(row as unknown as AssetRow);
   if (asset.vulnerabilities) plan.vulnerabilityLists.set(id, asset.vulnerabilities);
   if (asset.services) plan.serviceLists.set(id, asset.services);
   return id;
@@ -163,19 +155,13 @@ function mergedRow(
   fields: IngestAssetFields,
   source: string | null,
 ): AssetRow {
-  const merged: AssetRow = {
-    id: stored.id,
-    name: fields.name ?? stored.name,
-    ip: fields.ip !== undefined ? fields.ip : stored.ip,
-    type: fields.type !== undefined ? fields.type : stored.type,
-    vendor: fields.vendor !== undefined ? fields.vendor : stored.vendor,
-    model: fields.model !== undefined ? fields.model : stored.model,
-    risk_score: fields.risk_score !== undefined ? fields.risk_score : stored.risk_score,
-    site: fields.site !== undefined ? fields.site : stored.site,
-    os_version: fields.os_version !== undefined ? fields.os_version : stored.os_version,
-    source: source ?? stored.source,
-  };
-  return merged;
+  const merged: Record<string, unknown> = { id: stored.id };
+  for (const field of ASSET_FIELDS) {
+    const value = fields[field];
+    merged[field] = value !== undefined ? value : stored[field];
+  }
+  merged.source = source ?? stored.source;
+  return merged as unknown as AssetRow;
 }
 
 function sameRow(a: AssetRow, b: AssetRow): boolean {

@@ -9,13 +9,15 @@ import {
   type FieldRule,
 } from '../../common/field-rules/field-rule.js';
 import {
-  ASSET_FIELDS,
+  ASSET_FIELD_RULES,
+  ASSET_ID_RULE,
   RELATION_FIELDS,
   VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
 import { checkServiceList } from '../../common/field-rules/service-list.js';
 import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../../database/ingest-tuning.js';
+import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import {
   INGEST_MODES,
   jsonItemName,
@@ -38,10 +40,7 @@ export const OPTION_KEYS: ReadonlySet<string> = new Set([
 ]);
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
 const MATCH_KEYS = ['id', 'ip'];
-const ASSET_TEXT_FIELDS = (['type', 'vendor', 'model', 'site', 'os_version'] as const).map(
-  (field) => [field, ASSET_FIELDS[field]] as const,
-);
-const ASSET_KEYS = new Set([...Object.keys(ASSET_FIELDS), 'vulnerabilities', 'services']);
+const ASSET_KEYS = new Set(['id', ...ASSET_FIELDS, 'vulnerabilities', 'services']);
 const VULNERABILITY_KEYS = new Set(Object.keys(VULNERABILITY_FIELDS));
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 /** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
@@ -131,18 +130,11 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   rejectUnknown(value, ASSET_KEYS, path);
   const asset: IngestAsset = { index, fields: {} };
   const fields = asset.fields;
-  if (value.id !== undefined) asset.id = checkField(ASSET_FIELDS.id, value.id, path, 'id');
-  if (value.name !== undefined) {
-    fields.name = checkField(ASSET_FIELDS.name, value.name, path, 'name');
-  }
-  if (value.ip !== undefined) fields.ip = checkField(ASSET_FIELDS.ip, value.ip, path, 'ip');
-  for (const [field, rule] of ASSET_TEXT_FIELDS) {
+  if (value.id !== undefined) asset.id = checkField(ASSET_ID_RULE, value.id, path, 'id');
+  for (const field of ASSET_FIELDS) {
     if (value[field] !== undefined) {
-      fields[field] = checkField(rule, value[field], path, field);
+      fields[field] = checkField(ASSET_FIELD_RULES[field], value[field], path, field);
     }
-  }
-  if (value.risk_score !== undefined) {
-    fields.risk_score = checkField(ASSET_FIELDS.risk_score, value.risk_score, path, 'risk_score');
   }
   if (value.vulnerabilities !== undefined) {
     if (!Array.isArray(value.vulnerabilities)) fail(`${path}.vulnerabilities must be an array`);

@@ -44,6 +44,12 @@ export default function buildWorkers(): void {
       '--skipLibCheck',
       '--strict',
       '--esModuleInterop',
+      // As tsconfig.json: a worker's types may reach an entity (a column table is typed by it).
+      '--experimentalDecorators',
+      '--strictPropertyInitialization',
+      'false',
+      '--useDefineForClassFields',
+      'false',
       ...WORKER_SOURCES,
     ],
     { encoding: 'utf8' },

@@ -1,0 +1,17 @@
+import type { Type } from '@nestjs/common';
+import type { FieldRule } from './field-rule.js';
+
+/**
+ * A base class with one property per field, in the order given, each decorated from its rule:
+ * a DTO whose fields a rules table lists extends it, so that a new field of the table needs no
+ * line of its own in the DTO. Properties the DTO declares itself follow these in its schema.
+ */
+export function FieldsClass<T>(
+  fields: readonly string[],
+  rules: Readonly<Record<string, FieldRule>>,
+  decorate: (rule: FieldRule, field: string) => PropertyDecorator,
+): Type<T> {
+  abstract class Fields {}
+  for (const field of fields) decorate(rules[field], field)(Fields.prototype, field);
+  return Fields as unknown as Type<T>;
+}
