@@ -36,11 +36,6 @@ export class AppDataSource extends DataSource {
    * beside them) take turns on an advisory lock; whoever comes second finds nothing left to do.
    */
   async migrate(): Promise<Migration[]> {
-    // Migrations rewrite the inventory's rows as the schema changes: no history of their own.
-    return this.asWriter(() => this.migrateInTurn());
-  }
-
-  private async migrateInTurn(): Promise<Migration[]> {
     if (this.options.type !== 'postgres') return this.runMigrations();
     const runner = this.createQueryRunner();
     try {
@@ -77,6 +72,19 @@ export class AppDataSource extends DataSource {
   private readonly writing = new AsyncLocalStorage<true>();
 
   /** Runs `work` as InventoryWriter's: the only code whose writes to the inventory may run. */
+  /**
+   * Migrations rewrite the inventory's rows as the schema changes, with no history of their
+   * own: they run as the writer, from migrate() and from TypeORM's CLI (npm run migration:run,
+   * migration:revert) alike.
+   */
+  override runMigrations(...args: Parameters<DataSource['runMigrations']>): Promise<Migration[]> {
+    return this.asWriter(() => super.runMigrations(...args));
+  }
+
+  override undoLastMigration(...args: Parameters<DataSource['undoLastMigration']>): Promise<void> {
+    return this.asWriter(() => super.undoLastMigration(...args));
+  }
+
   asWriter<T>(work: () => Promise<T>): Promise<T> {
     return this.writing.run(true, work);
   }

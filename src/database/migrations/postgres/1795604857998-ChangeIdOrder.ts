@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 export class ChangeIdOrder1795604857998 implements MigrationInterface {
   name = 'ChangeIdOrder1795604857998';
 
-  // Record ids carry their time (src/changes/record-ids.ts): the primary key orders them.
+  // Record ids carry their time (src/database/history/record-ids.ts): the primary key orders them.
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "IDX_35cd85cbf4697e029091bdc988"`);
     await queryRunner.query(`DROP INDEX "IDX_9b906354a8244fa359bc50dc10"`);
