@@ -4,13 +4,8 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
-import { In, LessThan, Repository } from 'typeorm';
-import { AppDataSource } from '../database/app-data-source.js';
-import { ChangeSet } from '../database/entities/change-set.entity.js';
-import { Change } from '../database/entities/change.entity.js';
-import { firstIdAt, ID_TIME_SLACK_MS } from '../database/history/record-ids.js';
+import { ChangesRepository } from '../database/repositories/changes.repository.js';
 
 /** Changes are kept this long. */
 export const CHANGE_RETENTION_DAYS = 90;
@@ -29,10 +24,7 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
   private sweeping: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(
-    @InjectRepository(Change) private readonly changes: Repository<Change>,
-    @InjectDataSource() private readonly dataSource: AppDataSource,
-  ) {}
+  constructor(private readonly changes: ChangesRepository) {}
 
   onApplicationBootstrap(): void {
     // The first pass once the service is up, not while it starts.
@@ -56,28 +48,9 @@ export class ChangesRetention implements OnApplicationBootstrap, BeforeApplicati
   async removeOlderThan(cutoff: Date, batch = CHANGES_PER_DELETE): Promise<number> {
     let removed = 0;
     while (!this.stopped) {
-      const expired = await this.changes.find({
-        select: { id: true, changeSetId: true },
-        // By the ids' range on the primary key; the time itself bounds exactly.
-        where: {
-          time: LessThan(cutoff),
-          id: LessThan(firstIdAt(new Date(cutoff.getTime() + ID_TIME_SLACK_MS))),
-        },
-        order: { id: 'ASC' },
-        take: batch,
-      });
+      const expired = await this.changes.expired(cutoff, batch);
       if (expired.length === 0) break;
-      removed += await this.dataSource.transact(async (manager) => {
-        const result = await manager.delete(Change, { id: In(expired.map((change) => change.id)) });
-        await manager
-          .createQueryBuilder()
-          .delete()
-          .from(ChangeSet)
-          .where('id IN (:...ids)', { ids: [...new Set(expired.map((c) => c.changeSetId))] })
-          .andWhere('NOT EXISTS (SELECT 1 FROM changes c WHERE c.change_set_id = change_sets.id)')
-          .execute();
-        return result.affected ?? 0;
-      });
+      removed += await this.changes.remove(expired);
       if (expired.length < batch) break;
       await letOtherRequestsRun();
     }

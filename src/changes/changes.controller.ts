@@ -9,7 +9,8 @@ import {
 } from '../common/openapi/api-error-responses.decorator.js';
 import { TOTAL_COUNT_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
-import { ChangesService, type ChangePage } from './changes.service.js';
+import type { ChangePage } from '../database/repositories/changes.repository.js';
+import { ChangesService } from './changes.service.js';
 import { ChangeResponse, toChangeJson } from './dto/change-response.dto.js';
 import { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { UnavailableError } from '../common/errors/unavailable.error.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
+import { DatabaseRepository } from '../database/repositories/database.repository.js';
 import type { HealthResponse } from './dto/health-response.dto.js';
 
 /** A database that has not answered by then is reported as not ready. */
@@ -16,7 +15,7 @@ export class HealthService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseRepository,
   ) {}
 
   /** Liveness: the process answers. Touches nothing else, so it stays fast under any load. */
@@ -41,8 +40,7 @@ export class HealthService {
       timer = setTimeout(() => reject(new Error('timed out')), READINESS_TIMEOUT_MS);
     });
     try {
-      if (!this.dataSource.isInitialized) throw new Error('closed');
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.database.ping(), timeout]);
     } catch {
       throw new UnavailableError('Not ready: the database does not answer');
     } finally {

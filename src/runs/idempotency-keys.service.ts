@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { LessThan, Repository } from 'typeorm';
 import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestSql } from '../database/ingest-sql.js';
-import { IdempotencyKey } from '../database/entities/idempotency-key.entity.js';
+import { IdempotencyKeysRepository } from '../database/repositories/idempotency-keys.repository.js';
 import { RunsService } from './runs.service.js';
-import { updateWithin } from './update-within.js';
 
 /** How long an answer is kept for replays. */
 export const KEPT_ANSWER_HOURS = 24;
@@ -95,7 +92,7 @@ const callerOf = (caller: Principal) =>
 @Injectable()
 export class IdempotencyKeysService {
   constructor(
-    @InjectRepository(IdempotencyKey) private readonly keys: Repository<IdempotencyKey>,
+    private readonly keys: IdempotencyKeysRepository,
     private readonly runs: RunsService,
   ) {}
 
@@ -108,28 +105,22 @@ export class IdempotencyKeysService {
   ): Promise<KeyClaim> {
     const claimed: ClaimedKey = { caller: callerOf(caller), key, runId };
     const bodyHash = requestHash(request);
-    const where = { caller: claimed.caller, key };
-    await this.deleteExpired();
+    // Expired keys are deleted as keys are claimed: the table stays small.
+    await this.keys.deleteExpired();
     // A key freed meanwhile (expired, or its run dead) is taken over; another request may take
     // it first, hence the loop; each turn some request makes progress.
     for (;;) {
       const now = new Date();
-      await this.keys
-        .createQueryBuilder()
-        .insert()
-        .values({ ...where, bodyHash, runId, status: null, answer: null, createdAt: now })
-        .orIgnore()
-        .execute();
-      const held = await this.keys.findOneBy(where);
+      const fresh = { bodyHash, runId, status: null, answer: null, createdAt: now };
+      await this.keys.insertIfAbsent({ caller: claimed.caller, key, ...fresh });
+      const held = await this.keys.find(claimed.caller, key);
       if (!held) continue;
       if (held.runId === runId) return { outcome: 'claimed', claimed };
       const expired = held.expiresAt !== null && held.expiresAt <= now;
       if (expired || (held.status === null && !(await this.runs.isRunning(held.runId)))) {
-        const taken = await this.keys.update(
-          { ...where, runId: held.runId },
-          { bodyHash, runId, status: null, answer: null, createdAt: now, expiresAt: null },
-        );
-        if (taken.affected) return { outcome: 'claimed', claimed };
+        if (await this.keys.takeOver(held, { ...fresh, expiresAt: null })) {
+          return { outcome: 'claimed', claimed };
+        }
         continue;
       }
       if (held.bodyHash !== bodyHash) return { outcome: 'other-body' };
@@ -140,7 +131,7 @@ export class IdempotencyKeysService {
 
   /** Keeps the answer given to the claimed key's request. */
   async keep(claimed: ClaimedKey, status: number, answer: string): Promise<void> {
-    await this.keys.update(claimed, { status, answer, expiresAt: keptUntil() });
+    await this.keys.keep(claimed, status, answer, keptUntil());
   }
 
   /** The same, inside the ingestion's transaction, so that it lands with the ingestion. */
@@ -150,21 +141,12 @@ export class IdempotencyKeysService {
     status: number,
     answer: string,
   ): Promise<void> {
-    await updateWithin<IdempotencyKey>(sql, this.keys.metadata, claimed, {
-      status,
-      answer,
-      expiresAt: keptUntil(),
-    });
+    await this.keys.keepWithin(sql, claimed, status, answer, keptUntil());
   }
 
   /** Frees the key (its request failed on the service's side: a retry should run). */
   async release(claimed: ClaimedKey): Promise<void> {
     await this.keys.delete(claimed);
-  }
-
-  /** Deletes the keys whose answer expired (as keys are claimed: the table stays small). */
-  private async deleteExpired(): Promise<void> {
-    await this.keys.delete({ expiresAt: LessThan(new Date()) });
   }
 }
 

@@ -1,34 +1,24 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
 import { v7 as uuidv7 } from 'uuid';
-import { ApiKey } from '../database/entities/api-key.entity.js';
 import { actorOf } from '../database/entities/actor-columns.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
 import type { IngestRunOptions } from '../ingest/ingest-hooks.js';
 import type { IngestSql } from '../database/ingest-sql.js';
-import { AppDataSource } from '../database/app-data-source.js';
+import { RunsRepository, type RunPage } from '../database/repositories/runs.repository.js';
 import type { ListRunsQueryDto } from './dto/list-runs-query.dto.js';
-import {
+import type {
   IngestionRun,
-  type RunStats,
-  type RunStatus,
+  RunStats,
+  RunStatus,
 } from '../database/entities/ingestion-run.entity.js';
 import { RunInstance } from './run-instance.service.js';
-import { upsertWithin } from './update-within.js';
 
 /** Runs are kept this long, then deleted as later runs start. */
 export const RUN_RETENTION_DAYS = 90;
 
 /** The error of a run whose process stopped before it ended. */
 export const DEAD_RUN_ERROR = 'the process running this ingestion stopped before it ended';
-
-export interface RunPage {
-  runs: IngestionRun[];
-  /** Every run matching the filters, before paging. */
-  total: number;
-}
 
 /**
  * A run being recorded: its row as last written, and the writes of it still on their way, in
@@ -54,19 +44,13 @@ export class RunsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Runs');
 
   constructor(
-    @InjectRepository(IngestionRun) private readonly runs: Repository<IngestionRun>,
-    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
-    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly runs: RunsRepository,
     private readonly instance: RunInstance,
   ) {}
 
   /** Before the service listens: runs left running by a process that stopped are failed. */
   async onApplicationBootstrap(): Promise<void> {
-    const running = await this.runs.find({
-      select: { instanceId: true },
-      where: { status: 'running' },
-    });
-    const instances = [...new Set(running.map((run) => run.instanceId))];
+    const instances = [...new Set(await this.runs.runningInstances())];
     let failed = 0;
     for (const instanceId of instances) {
       if (instanceId !== this.instance.id && (await this.instance.isAlive(instanceId))) continue;
@@ -76,22 +60,12 @@ export class RunsService implements OnApplicationBootstrap {
   }
 
   /** One page, newest first, and the filtered total. */
-  async list(query: ListRunsQueryDto): Promise<RunPage> {
-    const where = {
-      ...(query.status !== undefined && { status: query.status }),
-      ...(query.source !== undefined && { source: query.source }),
-    };
-    const [runs, total] = await this.runs.findAndCount({
-      where,
-      order: { startedAt: 'DESC', id: 'DESC' },
-      take: query.limit,
-      skip: query.offset,
-    });
-    return { runs, total };
+  list(query: ListRunsQueryDto): Promise<RunPage> {
+    return this.runs.list({ status: query.status, source: query.source }, query);
   }
 
   async getById(id: string): Promise<IngestionRun> {
-    const run = await this.runs.findOneBy({ id });
+    const run = await this.runs.findById(id);
     if (!run) throw new NotFoundError(`run ${id} not found`);
     return run;
   }
@@ -102,10 +76,8 @@ export class RunsService implements OnApplicationBootstrap {
    */
   async start(caller: Principal, requestId: string): Promise<RunRecord> {
     const now = new Date();
-    const key = caller.apiKeyId
-      ? await this.apiKeys.findOne({ select: { prefix: true }, where: { id: caller.apiKeyId } })
-      : null;
-    const run = this.runs.create({
+    const apiKeyPrefix = caller.apiKeyId ? await this.runs.apiKeyPrefix(caller.apiKeyId) : null;
+    const run: IngestionRun = {
       id: uuidv7(),
       status: 'running',
       dryRun: null,
@@ -113,7 +85,7 @@ export class RunsService implements OnApplicationBootstrap {
       mode: null,
       source: null,
       deleteStale: null,
-      actor: { ...actorOf(caller), apiKeyPrefix: key?.prefix ?? null },
+      actor: { ...actorOf(caller), apiKeyPrefix },
       requestId,
       bodyBytes: null,
       instanceId: this.instance.id,
@@ -121,14 +93,14 @@ export class RunsService implements OnApplicationBootstrap {
       finishedAt: null,
       stats: null,
       error: null,
-    });
+    };
     const record: RunRecord = { run, writes: Promise.resolve() };
     await this.written(record, async () => {
-      await this.runs.delete({
-        startedAt: LessThan(new Date(now.getTime() - RUN_RETENTION_DAYS * 86_400_000)),
-      });
+      await this.runs.deleteStartedBefore(
+        new Date(now.getTime() - RUN_RETENTION_DAYS * 86_400_000),
+      );
       // Ignored when the end was written first (SQLite, see written).
-      await this.runs.createQueryBuilder().insert().values(run).orIgnore().execute();
+      await this.runs.insertIfAbsent(run);
     });
     return record;
   }
@@ -137,7 +109,7 @@ export class RunsService implements OnApplicationBootstrap {
   async finish(record: RunRecord, end: RunEnd): Promise<void> {
     record.run = { ...record.run, ...this.endColumns(end) };
     const { id, ...changes } = record.run;
-    await this.written(record, async () => void (await this.runs.update({ id }, changes)));
+    await this.written(record, () => this.runs.update(id, changes));
   }
 
   /**
@@ -146,7 +118,7 @@ export class RunsService implements OnApplicationBootstrap {
    */
   async finishWithin(sql: IngestSql, record: RunRecord, end: RunEnd): Promise<void> {
     const run = { ...record.run, ...this.endColumns(end) };
-    await upsertWithin(sql, this.runs.metadata, run);
+    await this.runs.upsertWithin(sql, run);
     record.run = run;
   }
 
@@ -165,13 +137,12 @@ export class RunsService implements OnApplicationBootstrap {
         error instanceof Error ? error.stack : String(error),
       );
     });
-    const waits = this.dataSource.dialect.oneWriter && this.dataSource.exclusiveWrites.busy;
-    if (!waits) await writes;
+    if (!this.runs.writesWait) await writes;
   }
 
   /** A request that ran nothing (a replay) leaves no run. */
   async discard(record: RunRecord): Promise<void> {
-    await this.written(record, async () => void (await this.runs.delete({ id: record.run.id })));
+    await this.written(record, () => this.runs.delete(record.run.id));
   }
 
   /**
@@ -179,10 +150,7 @@ export class RunsService implements OnApplicationBootstrap {
    * is failed here, as the start-up sweep would.
    */
   async isRunning(id: string): Promise<boolean> {
-    const run = await this.runs.findOne({
-      select: { status: true, instanceId: true },
-      where: { id },
-    });
+    const run = await this.runs.findStatus(id);
     if (run?.status !== 'running') return false;
     if (await this.instance.isAlive(run.instanceId)) return true;
     await this.failRunsOf(run.instanceId);
@@ -190,11 +158,7 @@ export class RunsService implements OnApplicationBootstrap {
   }
 
   private async failRunsOf(instanceId: number): Promise<number> {
-    const result = await this.runs.update(
-      { status: 'running', instanceId },
-      { status: 'failed', error: DEAD_RUN_ERROR, finishedAt: new Date() },
-    );
-    return result.affected ?? 0;
+    return this.runs.failRunningOf(instanceId, DEAD_RUN_ERROR, new Date());
   }
 
   private endColumns(end: RunEnd): Partial<IngestionRun> {

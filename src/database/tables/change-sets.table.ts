@@ -1,0 +1,23 @@
+import type { ChangeSet } from '../entities/change-set.entity.js';
+import type { InsertColumn } from '../ingest-sql.js';
+import { ACTOR_COLUMNS } from './actor.table.js';
+import { flatColumns } from './column-table.js';
+
+/**
+ * The change_sets table: the column of each property of the entity, the actor's under `actor`,
+ * in the table's order. The compiler holds it to the entity; the history's lists read the
+ * origin of their records from it.
+ */
+export const CHANGE_SET_COLUMNS = {
+  id: { name: 'id', type: 'integer' },
+  actor: ACTOR_COLUMNS,
+  requestId: { name: 'request_id', type: 'text' },
+  runId: { name: 'run_id', type: 'text' },
+} as const satisfies {
+  [P in keyof ChangeSet]-?: P extends 'actor' ? typeof ACTOR_COLUMNS : InsertColumn;
+};
+
+/** The columns a write's origin sets, in the table's order (the id is generated). */
+export const CHANGE_SET_INSERT_COLUMNS: InsertColumn[] = flatColumns<InsertColumn>(
+  CHANGE_SET_COLUMNS,
+).filter((column) => column !== CHANGE_SET_COLUMNS.id);
