@@ -1,7 +1,9 @@
 import type { Type } from '@nestjs/common';
+import { GraphRepository } from './graph.repository.js';
+import { RelationsRepository } from './relations.repository.js';
 
 /**
  * Every repository of the data layer: one per aggregate, owning every query over its tables.
  * DatabaseModule provides and exports them to every feature.
  */
-export const REPOSITORIES: Type[] = [];
+export const REPOSITORIES: Type[] = [RelationsRepository, GraphRepository];
