@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { DiagramsRepository } from './diagrams.repository.js';
 import { GraphRepository } from './graph.repository.js';
 import { RelationsRepository } from './relations.repository.js';
 
@@ -6,4 +7,4 @@ import { RelationsRepository } from './relations.repository.js';
  * Every repository of the data layer: one per aggregate, owning every query over its tables.
  * DatabaseModule provides and exports them to every feature.
  */
-export const REPOSITORIES: Type[] = [RelationsRepository, GraphRepository];
+export const REPOSITORIES: Type[] = [RelationsRepository, GraphRepository, DiagramsRepository];
