@@ -1,10 +1,18 @@
 import type { Type } from '@nestjs/common';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { DiagramsRepository } from './diagrams.repository.js';
 import { GraphRepository } from './graph.repository.js';
 import { RelationsRepository } from './relations.repository.js';
+import { UsersRepository } from './users.repository.js';
 
 /**
  * Every repository of the data layer: one per aggregate, owning every query over its tables.
  * DatabaseModule provides and exports them to every feature.
  */
-export const REPOSITORIES: Type[] = [RelationsRepository, GraphRepository, DiagramsRepository];
+export const REPOSITORIES: Type[] = [
+  RelationsRepository,
+  GraphRepository,
+  DiagramsRepository,
+  UsersRepository,
+  ApiKeysRepository,
+];
