@@ -25,13 +25,11 @@ function notFound(id: string): NotFoundError {
   return new NotFoundError(`diagram ${id} not found`);
 }
 
-/** Whose diagrams the caller sees: an admin every one, anyone else theirs and the public ones. */
-function viewer(caller: Principal): DiagramViewer {
-  return roleIncludes(caller.role, Role.Admin) ? null : caller.userId;
-}
-
-/** The owner a diagram the caller changes must have: an admin's, any (null); else the caller. */
-function changer(caller: Principal): string | null {
+/**
+ * Whose diagrams the caller reaches: an admin every one (null); anyone else their own, and the
+ * public ones when reading.
+ */
+function owner(caller: Principal): DiagramViewer {
   return roleIncludes(caller.role, Role.Admin) ? null : caller.userId;
 }
 
@@ -43,18 +41,16 @@ export class DiagramsService {
   ) {}
 
   /** The caller's own diagrams and the public ones (all of them for an admin), oldest first. */
-  async list(
+  list(
     caller: Principal,
     paging: ListDiagramsQueryDto,
   ): Promise<{ diagrams: Diagram[]; total: number }> {
-    return this.diagrams.list(viewer(caller), paging);
+    return this.diagrams.list(owner(caller), paging);
   }
 
   /** The diagram with its content; 404 as well when it exists but the caller may not see it. */
   async getVisible(caller: Principal, id: string): Promise<Diagram> {
-    const diagram = DIAGRAM_ID.test(id)
-      ? await this.diagrams.findVisible(viewer(caller), id)
-      : null;
+    const diagram = DIAGRAM_ID.test(id) ? await this.diagrams.findVisible(owner(caller), id) : null;
     if (!diagram) throw notFound(id);
     return diagram;
   }
@@ -96,7 +92,7 @@ export class DiagramsService {
       },
       async ({ manager }) => {
         // Nothing written: the diagram was given away between the check and the write.
-        if (!(await this.diagrams.update(manager, id, changes, changer(caller)))) {
+        if (!(await this.diagrams.update(manager, id, changes, owner(caller)))) {
           throw notFound(id);
         }
       },
@@ -118,7 +114,7 @@ export class DiagramsService {
         return diagram && toDiagramResponse(diagram);
       },
       async ({ manager }) => {
-        if (!(await this.diagrams.delete(manager, id, changer(caller)))) throw notFound(id);
+        if (!(await this.diagrams.delete(manager, id, owner(caller)))) throw notFound(id);
       },
     );
     if (removed === null) throw notFound(id);
@@ -130,7 +126,7 @@ export class DiagramsService {
    */
   private async assertMayChange(caller: Principal, id: string): Promise<void> {
     const diagram = DIAGRAM_ID.test(id)
-      ? await this.diagrams.findVisibleOwner(viewer(caller), id)
+      ? await this.diagrams.findVisibleOwner(owner(caller), id)
       : null;
     if (!diagram) throw notFound(id);
     if (!roleIncludes(caller.role, Role.Editor)) {
