@@ -47,6 +47,14 @@ export class RelationsRepository {
     return found;
   }
 
+  /** The relations from or to the asset, by id: those its deletion takes with it. */
+  findTouching(manager: EntityManager, assetId: string): Promise<Relation[]> {
+    return manager.getRepository(Relation).find({
+      where: [{ sourceAssetId: assetId }, { targetAssetId: assetId }],
+      order: { id: 'ASC' },
+    });
+  }
+
   /** One page, oldest first, and the filtered total: two queries, whatever the page size. */
   async list(filters: RelationFilters): Promise<{ relations: Relation[]; total: number }> {
     const select = this.dataSource
