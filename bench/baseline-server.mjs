@@ -21,7 +21,7 @@ app.get('/api/assets', async (request) => {
 // The graph routes' walks, from the built service's SQL (bench/run.mjs builds it first).
 const graph = graphQueries(
   db,
-  await import('../dist/graph/graph-sql.js'),
+  await import('../dist/database/repositories/relations/graph-sql.js'),
   await import('../dist/graph/graph-walks.js'),
   // Only its SQL is asked for: no data source, no file behind it.
   db.kind === 'postgres'

@@ -194,7 +194,7 @@ async function rowsByIds(db, table, ids) {
 
 /**
  * The graph routes as the service answers them, through the raw driver: the walk's SQL (`sql`:
- * the built service's dist/graph/graph-sql.js, `walks`: its dist/graph/graph-walks.js, with
+ * the built service's dist/database/repositories/relations/graph-sql.js, `walks`: its dist/graph/graph-walks.js, with
  * `dialect`, its Dialect for the database), then the assets and relations it found, shaped as
  * the API answers them.
  */

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Repository } from 'typeorm';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
+import { ApiKeysRepository } from '../database/repositories/api-keys.repository.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { API_KEY_PREFIX } from '../common/credentials.js';
-import { ApiKey } from '../database/entities/api-key.entity.js';
+import type { ApiKey } from '../database/entities/api-key.entity.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
-import { User } from '../database/entities/user.entity.js';
+import type { User } from '../database/entities/user.entity.js';
 
 /** `lastUsedAt` is written at most this often per key, to keep reads from turning into writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -28,7 +27,7 @@ export interface AuthenticatedKey {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectRepository(ApiKey) private readonly apiKeys: Repository<ApiKey>,
+    private readonly apiKeys: ApiKeysRepository,
     private readonly writer: InventoryWriter,
   ) {}
 
@@ -42,7 +41,7 @@ export class ApiKeysService {
     // amk_<public id>_<secret>: the public part finds the row, the whole key is checked by hash.
     const prefix = `${API_KEY_PREFIX}${randomBytes(PREFIX_RANDOM_BYTES).toString('hex')}`;
     const key = `${prefix}_${randomBytes(SECRET_BYTES).toString('base64url')}`;
-    const apiKey = this.apiKeys.create({
+    const apiKey: ApiKey = {
       id: randomUUID(),
       userId,
       name,
@@ -51,10 +50,9 @@ export class ApiKeysService {
       expiresAt,
       lastUsedAt: null,
       createdAt: new Date(),
-    });
+    };
     await this.writer.write(origin, async (unit) => {
-      const { manager } = unit;
-      await manager.getRepository(ApiKey).insert(apiKey);
+      await this.apiKeys.insert(unit.manager, apiKey);
       unit.record({
         action: 'create',
         objectType: 'apiKey',
@@ -67,7 +65,7 @@ export class ApiKeysService {
   }
 
   listForUser(userId: string): Promise<ApiKey[]> {
-    return this.apiKeys.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.apiKeys.listForUser(userId);
   }
 
   /** Deletes one of the user's keys; another user's key is reported as not found. */
@@ -75,10 +73,9 @@ export class ApiKeysService {
     const userId = origin.caller.userId;
     await this.writer.write(origin, async (unit) => {
       const { manager } = unit;
-      const apiKeys = manager.getRepository(ApiKey);
-      const before = await apiKeys.findOneBy({ id, userId });
+      const before = await this.apiKeys.findOwned(manager, id, userId);
       if (!before) throw new NotFoundError(`API key ${id} not found`);
-      await apiKeys.delete({ id, userId });
+      await this.apiKeys.delete(manager, id, userId);
       unit.record({
         action: 'delete',
         objectType: 'apiKey',
@@ -99,10 +96,7 @@ export class ApiKeysService {
     ) {
       return null;
     }
-    const apiKey = await this.apiKeys.findOne({
-      where: { prefix },
-      relations: { user: true },
-    });
+    const apiKey = await this.apiKeys.findByPrefixWithUser(prefix);
     if (!apiKey?.user) return null;
     if (!timingSafeEqual(sha256(presented), Buffer.from(apiKey.keyHash, 'hex'))) return null;
     const now = new Date();
@@ -111,21 +105,10 @@ export class ApiKeysService {
       !apiKey.lastUsedAt ||
       now.getTime() - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS
     ) {
-      await this.touch(apiKey.id, now);
+      // Conditional, so that concurrent requests with one key write it once per minute at most.
+      const threshold = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+      await this.apiKeys.touch(apiKey.id, now, threshold);
     }
     return { apiKey, user: apiKey.user };
-  }
-
-  // Conditional, so that concurrent requests with one key write it once per minute at most.
-  private async touch(id: string, now: Date): Promise<void> {
-    await this.apiKeys
-      .createQueryBuilder()
-      .update(ApiKey)
-      .set({ lastUsedAt: now })
-      .where('id = :id', { id })
-      .andWhere('(last_used_at IS NULL OR last_used_at <= :threshold)', {
-        threshold: new Date(now.getTime() - LAST_USED_RESOLUTION_MS),
-      })
-      .execute();
   }
 }

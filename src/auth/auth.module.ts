@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { AdminBootstrapService } from './admin-bootstrap.service.js';
-import { ApiKey } from '../database/entities/api-key.entity.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { AuthController } from './auth.controller.js';
@@ -13,7 +11,6 @@ import { AuthService } from './auth.service.js';
 import { PasswordService } from './password.service.js';
 import { ApiKeyStrategy } from './strategies/api-key.strategy.js';
 import { JwtStrategy } from './strategies/jwt.strategy.js';
-import { User } from '../database/entities/user.entity.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
@@ -28,7 +25,6 @@ import { UsersService } from './users.service.js';
         verifyOptions: { algorithms: ['HS256'] },
       }),
     }),
-    TypeOrmModule.forFeature([User, ApiKey]),
   ],
   controllers: [AuthController, ApiKeysController, UsersController],
   providers: [

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository, type QueryDeepPartialEntity } from 'typeorm';
 import {
   updateChange,
   type ChangeInput,
@@ -11,61 +9,38 @@ import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { ConflictError } from '../common/errors/conflict.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import { Role } from '../common/role.js';
-import { Dialect } from '../database/dialect/dialect.js';
+import { ApiKeysRepository } from '../database/repositories/api-keys.repository.js';
+import { DiagramsRepository } from '../database/repositories/diagrams.repository.js';
+import {
+  UsersRepository,
+  type SessionUser,
+  type UserChanges,
+} from '../database/repositories/users.repository.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
-import { Diagram } from '../database/entities/diagram.entity.js';
-import { ApiKey } from '../database/entities/api-key.entity.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { PasswordService } from './password.service.js';
-import { User } from '../database/entities/user.entity.js';
-
-/**
- * Checked in the same statement that writes, so that two requests cannot both pass it. On
- * PostgreSQL the admin rows are locked first, or two admins deleting each other at once would
- * each still count two; SQLite runs one write at a time and has no FOR UPDATE.
- */
-function notLastAdmin(dialect: Dialect): string {
-  const admins = `SELECT id FROM users WHERE role = :admin ${dialect.lockRows}`;
-  return `(role <> :admin OR (SELECT COUNT(*) FROM (${admins}) admins) > 1)`;
-}
-
-/** A user as a session token's check needs it. */
-export type SessionUser = Pick<User, 'id' | 'email' | 'name' | 'role' | 'tokenVersion'>;
+import type { User } from '../database/entities/user.entity.js';
 
 @Injectable()
 export class UsersService {
-  private readonly notLastAdmin: string;
-
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly users: UsersRepository,
+    private readonly apiKeys: ApiKeysRepository,
+    private readonly diagrams: DiagramsRepository,
     private readonly passwords: PasswordService,
     private readonly writer: InventoryWriter,
-    dialect: Dialect,
-  ) {
-    this.notLastAdmin = notLastAdmin(dialect);
-  }
+  ) {}
 
   findById(id: string): Promise<User | null> {
-    return this.users.findOneBy({ id });
+    return this.users.findById(id);
   }
 
-  /**
-   * What authenticating a session token needs, by hand-written SQL: it runs on every request,
-   * and TypeORM building the same SELECT each time cost a noticeable share of a short one.
-   */
-  async findSessionUser(id: string): Promise<SessionUser | null> {
-    const { manager } = this.users;
-    const [sql, values] = manager.connection.driver.escapeQueryWithParameters(
-      'SELECT id, email, name, role, token_version FROM users WHERE id = :id',
-      { id },
-    );
-    const [row] = await manager.query<
-      (Omit<SessionUser, 'tokenVersion'> & { token_version: number })[]
-    >(sql, values);
-    return row ? { ...row, tokenVersion: Number(row.token_version) } : null;
+  /** What authenticating a session token needs: it runs on every request. */
+  findSessionUser(id: string): Promise<SessionUser | null> {
+    return this.users.findSessionUser(id);
   }
 
   async getById(id: string): Promise<User> {
@@ -75,11 +50,11 @@ export class UsersService {
   }
 
   findByEmail(email: string): Promise<User | null> {
-    return this.users.findOneBy({ email: email.toLowerCase() });
+    return this.users.findByEmail(email.toLowerCase());
   }
 
   list(): Promise<User[]> {
-    return this.users.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.users.list();
   }
 
   count(): Promise<number> {
@@ -89,7 +64,7 @@ export class UsersService {
   /** `origin` null: the bootstrap admin, made at start-up by no request, is not recorded. */
   async create(origin: ChangeOrigin | null, dto: CreateUserDto): Promise<User> {
     const now = new Date();
-    const user = this.users.create({
+    const user: User = {
       id: randomUUID(),
       email: dto.email.toLowerCase(),
       name: dto.name,
@@ -98,11 +73,10 @@ export class UsersService {
       tokenVersion: 0,
       createdAt: now,
       updatedAt: now,
-    });
+    };
     try {
       await this.writer.write(origin, async (unit) => {
-        const { manager } = unit;
-        await manager.getRepository(User).insert(user);
+        await this.users.insert(unit.manager, user);
         unit.record({
           action: 'create',
           objectType: 'user',
@@ -119,26 +93,21 @@ export class UsersService {
   }
 
   async update(origin: ChangeOrigin, id: string, dto: UpdateUserDto): Promise<User> {
-    const changes: QueryDeepPartialEntity<User> = { updatedAt: new Date() };
+    const changes: UserChanges = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.role !== undefined) changes.role = dto.role;
-    if (dto.password !== undefined) {
-      changes.passwordHash = await this.passwords.hash(dto.password);
-      // A password set by an admin ends the user's sessions, as a change by the user does.
-      changes.tokenVersion = () => 'token_version + 1';
-    }
+    if (dto.password !== undefined) changes.passwordHash = await this.passwords.hash(dto.password);
     return this.writer.write(origin, async (unit) => {
       const { manager } = unit;
-      const users = manager.getRepository(User);
-      const before = await users.findOneBy({ id });
+      const before = await this.users.findById(id, manager);
       if (!before) throw new NotFoundError(`user ${id} not found`);
-      const query = users.createQueryBuilder().update(User).set(changes).where('id = :id', { id });
-      if (dto.role !== undefined && dto.role !== Role.Admin) {
-        query.andWhere(this.notLastAdmin, { admin: Role.Admin });
-      }
-      const result = await query.execute();
-      if (!result.affected) throw new ConflictError('the last admin cannot lose the admin role');
-      const after = (await users.findOneBy({ id }))!;
+      const changed = await this.users.update(manager, id, changes, {
+        // A password set by an admin ends the user's sessions, as a change by the user does.
+        endSessions: dto.password !== undefined,
+        keepLastAdmin: dto.role !== undefined && dto.role !== Role.Admin,
+      });
+      if (!changed) throw new ConflictError('the last admin cannot lose the admin role');
+      const after = (await this.users.findById(id, manager))!;
       unit.record(...userChange(before, after, dto.password !== undefined));
       return after;
     });
@@ -147,24 +116,14 @@ export class UsersService {
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
     await this.writer.write(origin, async (unit) => {
       const { manager } = unit;
-      const users = manager.getRepository(User);
-      const before = await users.findOneBy({ id });
+      const before = await this.users.findById(id, manager);
       if (!before) throw new NotFoundError(`user ${id} not found`);
       // Read first: its keys go with it, and its diagrams lose their owner, by foreign key.
-      const keys = await manager
-        .getRepository(ApiKey)
-        .find({ where: { userId: id }, order: { id: 'ASC' } });
-      const diagrams = await manager
-        .getRepository(Diagram)
-        .find({ where: { ownerId: id }, order: { id: 'ASC' } });
-      const result = await users
-        .createQueryBuilder()
-        .delete()
-        .from(User)
-        .where('id = :id', { id })
-        .andWhere(this.notLastAdmin, { admin: Role.Admin })
-        .execute();
-      if (!result.affected) throw new ConflictError('the last admin cannot be deleted');
+      const keys = await this.apiKeys.findOwnedBy(manager, id);
+      const diagrams = await this.diagrams.findOwnedBy(manager, id);
+      if (!(await this.users.delete(manager, id))) {
+        throw new ConflictError('the last admin cannot be deleted');
+      }
       unit.record(
         ...keys.map((key): ChangeInput => ({
           action: 'delete',
@@ -197,16 +156,15 @@ export class UsersService {
     const passwordHash = await this.passwords.hash(password);
     await this.writer.write(origin, async (unit) => {
       const { manager } = unit;
-      const users = manager.getRepository(User);
-      const before = await users.findOneBy({ id });
+      const before = await this.users.findById(id, manager);
       if (!before) return;
-      await users
-        .createQueryBuilder()
-        .update(User)
-        .set({ passwordHash, tokenVersion: () => 'token_version + 1', updatedAt: new Date() })
-        .where('id = :id', { id })
-        .execute();
-      const after = (await users.findOneBy({ id }))!;
+      await this.users.update(
+        manager,
+        id,
+        { passwordHash, updatedAt: new Date() },
+        { endSessions: true, keepLastAdmin: false },
+      );
+      const after = (await this.users.findById(id, manager))!;
       unit.record(...userChange(before, after, true));
     });
   }

@@ -1,77 +1,63 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository, type QueryDeepPartialEntity, type SelectQueryBuilder } from 'typeorm';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
+import {
+  DiagramsRepository,
+  type DiagramChanges,
+  type DiagramViewer,
+} from '../database/repositories/diagrams.repository.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { ForbiddenError } from '../common/errors/forbidden.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
 import { Role, roleIncludes } from '../common/role.js';
-import { Diagram, DiagramVisibility } from '../database/entities/diagram.entity.js';
+import { DiagramVisibility, type Diagram } from '../database/entities/diagram.entity.js';
 import type { CreateDiagramDto } from './dto/create-diagram.dto.js';
 import { toDiagramResponse, type DiagramResponse } from './dto/diagram-response.dto.js';
 import type { ListDiagramsQueryDto } from './dto/list-diagrams-query.dto.js';
 import type { UpdateDiagramDto } from './dto/update-diagram.dto.js';
 
-// In SQL rather than in code, so that paging and the total cover only what the caller may see.
-const VISIBLE = '(diagram.owner_id = :userId OR diagram.visibility = :public)';
-// Repeated in the write itself, so that a change of owner meanwhile cannot slip through.
-const OWNED = 'owner_id = :userId';
-
 // Diagram ids are server-made UUIDs: anything else names none, and PostgreSQL would refuse
 // some strings (a NUL byte) with an error rather than match nothing.
 const DIAGRAM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-// Everything but `content`, which the list leaves out and which may be a megabyte per row.
-const SUMMARY_COLUMNS = [
-  'id',
-  'name',
-  'description',
-  'visibility',
-  'ownerId',
-  'createdAt',
-  'updatedAt',
-];
 
 function notFound(id: string): NotFoundError {
   return new NotFoundError(`diagram ${id} not found`);
 }
 
+/**
+ * Whose diagrams the caller reaches: an admin every one (null); anyone else their own, and the
+ * public ones when reading.
+ */
+function owner(caller: Principal): DiagramViewer {
+  return roleIncludes(caller.role, Role.Admin) ? null : caller.userId;
+}
+
 @Injectable()
 export class DiagramsService {
   constructor(
-    @InjectRepository(Diagram) private readonly diagrams: Repository<Diagram>,
+    private readonly diagrams: DiagramsRepository,
     private readonly writer: InventoryWriter,
   ) {}
 
   /** The caller's own diagrams and the public ones (all of them for an admin), oldest first. */
-  async list(
+  list(
     caller: Principal,
     paging: ListDiagramsQueryDto,
   ): Promise<{ diagrams: Diagram[]; total: number }> {
-    const [diagrams, total] = await this.visibleTo(caller)
-      .select(SUMMARY_COLUMNS.map((column) => `diagram.${column}`))
-      .orderBy('diagram.createdAt', 'ASC')
-      .addOrderBy('diagram.id', 'ASC')
-      .offset(paging.offset)
-      .limit(paging.limit)
-      .getManyAndCount();
-    return { diagrams, total };
+    return this.diagrams.list(owner(caller), paging);
   }
 
   /** The diagram with its content; 404 as well when it exists but the caller may not see it. */
   async getVisible(caller: Principal, id: string): Promise<Diagram> {
-    const diagram = DIAGRAM_ID.test(id)
-      ? await this.visibleTo(caller).andWhere('diagram.id = :id', { id }).getOne()
-      : null;
+    const diagram = DIAGRAM_ID.test(id) ? await this.diagrams.findVisible(owner(caller), id) : null;
     if (!diagram) throw notFound(id);
     return diagram;
   }
 
   async create(origin: ChangeOrigin, dto: CreateDiagramDto): Promise<Diagram> {
     const now = new Date();
-    const diagram = this.diagrams.create({
+    const diagram: Diagram = {
       id: randomUUID(),
       name: dto.name,
       description: dto.description ?? null,
@@ -80,9 +66,9 @@ export class DiagramsService {
       content: JSON.stringify(dto.content ?? {}),
       createdAt: now,
       updatedAt: now,
-    });
+    };
     await this.writer.create(origin, 'diagram', async ({ manager }) => {
-      await manager.getRepository(Diagram).insert(diagram);
+      await this.diagrams.insert(manager, diagram);
       return toDiagramResponse(diagram);
     });
     return diagram;
@@ -91,7 +77,7 @@ export class DiagramsService {
   async update(origin: ChangeOrigin, id: string, dto: UpdateDiagramDto): Promise<DiagramResponse> {
     const { caller } = origin;
     await this.assertMayChange(caller, id);
-    const changes: QueryDeepPartialEntity<Diagram> = { updatedAt: new Date() };
+    const changes: DiagramChanges = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.visibility !== undefined) changes.visibility = dto.visibility;
@@ -101,19 +87,14 @@ export class DiagramsService {
       'diagram',
       id,
       async ({ manager }) => {
-        const diagram = await manager.getRepository(Diagram).findOneBy({ id });
+        const diagram = await this.diagrams.findById(manager, id);
         return diagram && toDiagramResponse(diagram);
       },
       async ({ manager }) => {
-        const query = manager
-          .createQueryBuilder()
-          .update(Diagram)
-          .set(changes)
-          .where('id = :id', { id });
-        if (!roleIncludes(caller.role, Role.Admin))
-          query.andWhere(OWNED, { userId: caller.userId });
         // Nothing written: the diagram was given away between the check and the write.
-        if (!(await query.execute()).affected) throw notFound(id);
+        if (!(await this.diagrams.update(manager, id, changes, owner(caller)))) {
+          throw notFound(id);
+        }
       },
     );
     // Deleted between the check and the write.
@@ -129,14 +110,11 @@ export class DiagramsService {
       'diagram',
       id,
       async ({ manager }) => {
-        const diagram = await manager.getRepository(Diagram).findOneBy({ id });
+        const diagram = await this.diagrams.findById(manager, id);
         return diagram && toDiagramResponse(diagram);
       },
       async ({ manager }) => {
-        const query = manager.createQueryBuilder().delete().from(Diagram).where('id = :id', { id });
-        if (!roleIncludes(caller.role, Role.Admin))
-          query.andWhere(OWNED, { userId: caller.userId });
-        if (!(await query.execute()).affected) throw notFound(id);
+        if (!(await this.diagrams.delete(manager, id, owner(caller)))) throw notFound(id);
       },
     );
     if (removed === null) throw notFound(id);
@@ -148,10 +126,7 @@ export class DiagramsService {
    */
   private async assertMayChange(caller: Principal, id: string): Promise<void> {
     const diagram = DIAGRAM_ID.test(id)
-      ? await this.visibleTo(caller)
-          .select(['diagram.id', 'diagram.ownerId'])
-          .andWhere('diagram.id = :id', { id })
-          .getOne()
+      ? await this.diagrams.findVisibleOwner(owner(caller), id)
       : null;
     if (!diagram) throw notFound(id);
     if (!roleIncludes(caller.role, Role.Editor)) {
@@ -160,11 +135,5 @@ export class DiagramsService {
     if (!roleIncludes(caller.role, Role.Admin) && diagram.ownerId !== caller.userId) {
       throw new ForbiddenError('Only the owner of a diagram or an admin may change it');
     }
-  }
-
-  private visibleTo(caller: Principal): SelectQueryBuilder<Diagram> {
-    const query = this.diagrams.createQueryBuilder('diagram');
-    if (roleIncludes(caller.role, Role.Admin)) return query;
-    return query.where(VISIBLE, { userId: caller.userId, public: DiagramVisibility.Public });
   }
 }

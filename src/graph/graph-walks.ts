@@ -3,19 +3,9 @@
  * walk is the path. Ties are broken by id in JavaScript's order, the same on either database.
  */
 
-/** An asset a walk reached, at the fewest hops it did. */
-export interface HopRow {
-  id: string;
-  hops: number | string;
-}
+import type { HopRow, PathStepRow } from '../database/repositories/graph.repository.js';
 
-/** A relation of a shortest walk: from `fromId`, `hops` from the start, to `toId`. */
-export interface PathStepRow {
-  relation_id: string;
-  from_id: string;
-  to_id: string;
-  hops: number | string;
-}
+export type { HopRow, PathStepRow };
 
 /** A shortest walk: its assets from start to end, and the relation of each step between them. */
 export interface Walk {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository, type QueryDeepPartialEntity } from 'typeorm';
-import { Asset } from '../database/entities/asset.entity.js';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
+import {
+  RelationsRepository,
+  type RelationChanges,
+} from '../database/repositories/relations.repository.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
@@ -10,7 +11,7 @@ import { toRelationResponse, type RelationResponse } from './dto/relation-respon
 import type { CreateRelationDto } from './dto/create-relation.dto.js';
 import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
-import { Relation } from '../database/entities/relation.entity.js';
+import type { Relation } from '../database/entities/relation.entity.js';
 import { RelationDirection } from '../common/field-rules/inventory-values.js';
 import { v7 as uuidv7 } from 'uuid';
 
@@ -27,13 +28,12 @@ function relationNotFound(id: string): NotFoundError {
 @Injectable()
 export class RelationsService {
   constructor(
-    @InjectRepository(Relation) private readonly relations: Repository<Relation>,
-    @InjectRepository(Asset) private readonly assets: Repository<Asset>,
+    private readonly relations: RelationsRepository,
     private readonly writer: InventoryWriter,
   ) {}
 
   findById(id: string): Promise<Relation | null> {
-    return this.relations.findOneBy({ id });
+    return this.relations.findById(id);
   }
 
   async getById(id: string): Promise<Relation> {
@@ -43,21 +43,8 @@ export class RelationsService {
   }
 
   /** One page and the filtered total: at most two queries, whatever the page size. */
-  async list(query: ListRelationsQueryDto): Promise<RelationPage> {
-    const select = this.relations
-      .createQueryBuilder('relation')
-      .orderBy('relation.createdAt', 'ASC')
-      .addOrderBy('relation.id', 'ASC');
-    if (query.assetId !== undefined) {
-      select.andWhere('(relation.sourceAssetId = :assetId OR relation.targetAssetId = :assetId)', {
-        assetId: query.assetId,
-      });
-    }
-    if (query.type !== undefined) select.andWhere('relation.type = :type', { type: query.type });
-    if (query.limit !== undefined) select.limit(query.limit);
-    if (query.offset !== undefined) select.offset(query.offset);
-    const [relations, total] = await select.getManyAndCount();
-    return { relations, total };
+  list(query: ListRelationsQueryDto): Promise<RelationPage> {
+    return this.relations.list(query);
   }
 
   async create(origin: ChangeOrigin, dto: CreateRelationDto): Promise<Relation> {
@@ -66,7 +53,7 @@ export class RelationsService {
     }
     await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
     const now = new Date();
-    const relation = this.relations.create({
+    const relation: Relation = {
       id: uuidv7(),
       sourceAssetId: dto.sourceAssetId,
       targetAssetId: dto.targetAssetId,
@@ -76,10 +63,10 @@ export class RelationsService {
       toPorts: dto.toPorts ?? null,
       createdAt: now,
       updatedAt: now,
-    });
+    };
     try {
       await this.writer.create(origin, 'relation', async ({ manager }) => {
-        await manager.getRepository(Relation).insert(relation);
+        await this.relations.insert(manager, relation);
         return toRelationResponse(relation);
       });
     } catch (error) {
@@ -95,7 +82,7 @@ export class RelationsService {
     id: string,
     dto: UpdateRelationDto,
   ): Promise<RelationResponse> {
-    const changes: QueryDeepPartialEntity<Relation> = { updatedAt: new Date() };
+    const changes: RelationChanges = { updatedAt: new Date() };
     if (dto.type !== undefined) changes.type = dto.type;
     if (dto.direction !== undefined) changes.direction = dto.direction;
     if (dto.protocol !== undefined) changes.protocol = dto.protocol;
@@ -105,10 +92,10 @@ export class RelationsService {
       'relation',
       id,
       async ({ manager }) => {
-        const relation = await manager.getRepository(Relation).findOneBy({ id });
+        const relation = await this.relations.findById(id, manager);
         return relation && toRelationResponse(relation);
       },
-      async ({ manager }) => void (await manager.getRepository(Relation).update({ id }, changes)),
+      ({ manager }) => this.relations.update(manager, id, changes),
     );
     if (updated === null) throw relationNotFound(id);
     return updated;
@@ -120,21 +107,17 @@ export class RelationsService {
       'relation',
       id,
       async ({ manager }) => {
-        const relation = await manager.getRepository(Relation).findOneBy({ id });
+        const relation = await this.relations.findById(id, manager);
         return relation && toRelationResponse(relation);
       },
-      async ({ manager }) => void (await manager.getRepository(Relation).delete({ id })),
+      ({ manager }) => this.relations.delete(manager, id),
     );
     if (removed === null) throw relationNotFound(id);
   }
 
   /** Both ends in one query; a 400 names each end that refers to no asset. */
   private async assertAssetsExist(sourceAssetId: string, targetAssetId: string): Promise<void> {
-    const found = await this.assets.find({
-      select: { id: true },
-      where: { id: In([sourceAssetId, targetAssetId]) },
-    });
-    const ids = new Set(found.map((asset) => asset.id));
+    const ids = await this.relations.existingAssetIds([sourceAssetId, targetAssetId]);
     const missing = Object.entries({ sourceAssetId, targetAssetId })
       .filter(([, assetId]) => !ids.has(assetId))
       .map(([field]) => `${field} refers to no asset`);

@@ -1,16 +1,26 @@
 import type { Type } from '@nestjs/common';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { ChangesRepository } from './changes.repository.js';
 import { DatabaseRepository } from './database.repository.js';
+import { DiagramsRepository } from './diagrams.repository.js';
+import { GraphRepository } from './graph.repository.js';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository.js';
+import { RelationsRepository } from './relations.repository.js';
 import { RunsRepository } from './runs.repository.js';
+import { UsersRepository } from './users.repository.js';
 
 /**
  * Every repository of the data layer: one per aggregate, owning every query over its tables.
  * DatabaseModule provides and exports them to every feature.
  */
 export const REPOSITORIES: Type[] = [
+  RelationsRepository,
+  GraphRepository,
+  DiagramsRepository,
+  UsersRepository,
+  ApiKeysRepository,
   ChangesRepository,
-  DatabaseRepository,
-  IdempotencyKeysRepository,
   RunsRepository,
+  IdempotencyKeysRepository,
+  DatabaseRepository,
 ];

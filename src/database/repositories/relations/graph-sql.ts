@@ -1,4 +1,4 @@
-import type { Dialect } from '../database/dialect/dialect.js';
+import type { Dialect } from '../../dialect/dialect.js';
 
 /*
  * The graph queries, written once for SQLite and PostgreSQL (only the port-list test differs).
@@ -109,6 +109,3 @@ export function reachableAssets(dialect: Dialect, withProtocol: boolean): string
         AND (r.to_ports IS NULL OR r.to_ports = '' OR ${portHeld})${protocol}
     ) ${NEAREST}`;
 }
-
-/** The assets of `ids` that exist. */
-export const EXISTING_ASSETS = 'SELECT id FROM assets WHERE id IN (:...ids)';

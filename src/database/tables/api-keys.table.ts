@@ -1,0 +1,20 @@
+import type { ApiKey } from '../entities/api-key.entity.js';
+import type { InsertColumn } from '../ingest-sql.js';
+
+const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
+const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+
+/**
+ * The api_keys table: the column of each property of the entity (its user reference aside), in
+ * the table's order. The compiler holds it to the entity.
+ */
+export const API_KEY_COLUMNS = {
+  id: text('id'),
+  userId: text('user_id'),
+  name: text('name'),
+  prefix: text('prefix'),
+  keyHash: text('key_hash'),
+  expiresAt: timestamp('expires_at'),
+  lastUsedAt: timestamp('last_used_at'),
+  createdAt: timestamp('created_at'),
+} as const satisfies { [P in Exclude<keyof ApiKey, 'user'>]-?: InsertColumn };

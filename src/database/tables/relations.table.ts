@@ -1,0 +1,26 @@
+import type { Relation } from '../entities/relation.entity.js';
+import type { InsertColumn } from '../ingest-sql.js';
+
+const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
+const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+
+/**
+ * The relations table: the column of each property of the entity (its asset references aside),
+ * in the table's order, typed as bulk inserts type it. The compiler holds it to the entity.
+ */
+export const RELATION_COLUMNS = {
+  id: text('id'),
+  sourceAssetId: text('source_asset_id'),
+  targetAssetId: text('target_asset_id'),
+  type: text('type'),
+  direction: text('direction'),
+  protocol: text('protocol'),
+  toPorts: text('to_ports'),
+  createdAt: timestamp('created_at'),
+  updatedAt: timestamp('updated_at'),
+} as const satisfies {
+  [P in Exclude<keyof Relation, 'sourceAsset' | 'targetAsset'>]-?: InsertColumn;
+};
+
+/** Every column, in the table's order: what an insert of a whole row writes. */
+export const RELATION_INSERT_COLUMNS: InsertColumn[] = Object.values(RELATION_COLUMNS);
