@@ -62,7 +62,7 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
       ? 'SELECT COUNT(*) AS n, (SELECT total FROM asset_count) AS assets FROM temp.search_matches'
       : `SELECT COUNT(*) AS n FROM assets ${where}`;
   // Dense matches: the page walks the (created_at, id) index, probing rowids in the matches'
-  // table (the service's walksSortIndex, src/assets/asset-search-plan.ts).
+  // table (the repository's walksSortIndex, src/database/repositories/assets/asset-search-plan.ts).
   const page = ({ n, assets }) =>
     `SELECT * FROM assets ${indexed && n > 0 && ((offset + limit + 1) * assets) / n <= 10 * n ? where.replace('assets.rowid', '+assets.rowid') : where} ORDER BY created_at ASC NULLS LAST, id ASC LIMIT ? OFFSET ?`;
   // One row more than the page, as the service reads, to know whether another follows.

@@ -46,6 +46,29 @@ export const placeholders = (values: readonly unknown[]) => values.map(() => '?'
 export const idsPerStatement = (db: IngestLookups) => Math.min(IDS_PER_STATEMENT, db.maxParams);
 
 /**
+ * `select` (a statement without its WHERE) of the rows whose `column` is in `values`, one
+ * statement per idsPerStatement values; `orderBy` orders each statement's rows.
+ */
+export async function selectIn<T>(
+  db: IngestLookups,
+  select: string,
+  column: string,
+  values: readonly string[],
+  orderBy = '',
+): Promise<T[]> {
+  const rows: T[] = [];
+  for (const part of chunks(values, idsPerStatement(db))) {
+    const found = await db.all<T>(
+      `${select} WHERE ${column} IN (${placeholders(part)}) ${orderBy}`,
+      part,
+    );
+    // One by one: spread into push(), a hub's many relations would overflow the call stack.
+    for (const row of found) rows.push(row);
+  }
+  return rows;
+}
+
+/**
  * The few SQL operations an ingestion needs, on its own connection and transaction. Statements
  * are written once, with `?` placeholders, and run on either database.
  */

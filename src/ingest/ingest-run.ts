@@ -161,12 +161,12 @@ export class IngestRun {
    * change list, before anything is deleted; maxDeletions is checked on the count.
    */
   private async replaceAll(): Promise<void> {
-    const assets = await this.stored.count('assets');
+    const assets = await this.stored.countAssets();
     checkMaxDeletions(assets, this.payload.maxDeletions);
     const first = await this.stored.firstStored();
     const counts = this.writer
       ? await this.writer.deleteAll()
-      : { assetsDeleted: assets, relationsDeleted: await this.stored.count('relations') };
+      : { assetsDeleted: assets, relationsDeleted: await this.stored.countRelations() };
     addCounts(this.counts, counts);
     this.changes.setDeleted(
       first.assets,

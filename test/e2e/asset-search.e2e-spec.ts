@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Asset } from '../../src/database/entities/asset.entity.js';
-import { searchCondition } from '../../src/assets/assets.service.js';
+import { searchCondition } from '../../src/database/repositories/assets.repository.js';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { INGEST_PATH } from '../../src/ingest/ingest-route.js';
 import { TestApp, type ApiResponse } from '../support/test-app.js';

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiKeysRepository } from './api-keys.repository.js';
+import { AssetsRepository } from './assets.repository.js';
 import { ChangesRepository } from './changes.repository.js';
 import { DatabaseRepository } from './database.repository.js';
 import { DiagramsRepository } from './diagrams.repository.js';
@@ -14,6 +15,7 @@ import { UsersRepository } from './users.repository.js';
  * DatabaseModule provides and exports them to every feature.
  */
 export const REPOSITORIES: Type[] = [
+  AssetsRepository,
   RelationsRepository,
   GraphRepository,
   DiagramsRepository,

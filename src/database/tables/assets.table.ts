@@ -1,8 +1,6 @@
 import type { Asset } from '../entities/asset.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
-const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+import { integer, text, timestamp, type RowOf } from './columns.js';
 
 /**
  * The assets table: the column of each property of the entity, in the table's order, typed as
@@ -17,7 +15,7 @@ export const ASSET_COLUMNS = {
   type: text('type'),
   vendor: text('vendor'),
   model: text('model'),
-  riskScore: { name: 'risk_score', type: 'integer' },
+  riskScore: integer('risk_score'),
   site: text('site'),
   osVersion: text('os_version'),
   source: text('source'),
@@ -56,3 +54,9 @@ export const ASSET_FIELDS = FIELD_PROPERTIES.map(
 export type AssetFieldValues = {
   [P in FieldProperty as (typeof ASSET_COLUMNS)[P]['name']]: Asset[P];
 };
+
+/** An assets row as raw SQL reads it (`SELECT *`), its timestamps as the driver gives them. */
+export type StoredAssetRow = RowOf<Asset, typeof ASSET_COLUMNS>;
+
+/** An assets row as the ingestion plans and writes it: its fields, id and source. */
+export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | 'source'>;

@@ -1,59 +1,30 @@
-import {
-  type AssetSourceRow,
-  type ServiceRow,
-  type StoredAssetRow,
-  type VulnerabilityRow,
-} from '../../assets/asset-rows.js';
 import { isoTimestamp } from '../../database/timestamps.js';
 import { toAssetResponse } from '../../assets/dto/asset-response.dto.js';
 import { toServiceResponse } from '../../assets/dto/service-response.dto.js';
 import { toVulnerabilityResponse } from '../../assets/dto/vulnerability-response.dto.js';
+import { groupByAsset } from '../../assets/group-by-asset.js';
 import {
   changedFields,
-  changeSetOf,
   type ChangeInput,
   type ChangeOrigin,
 } from '../../database/history/change-origin.js';
-import { RecordIds } from '../../database/history/record-ids.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
 import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
-import {
-  chunks,
-  idsPerStatement,
-  placeholders,
-  type IngestSql,
-  type InsertColumn,
-} from '../../database/ingest-sql.js';
+import { chunks, idsPerStatement, type IngestSql } from '../../database/ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
-import { CHANGE_SET_INSERT, createdRecordsSql } from './change-sql.js';
+import type { CreatedObjectType } from '../../database/history/creation-sql.js';
+import { AssetStoredRows } from '../../database/repositories/assets/asset-stored-rows.js';
+import { ChangeIngestWrites } from '../../database/repositories/changes/change-ingest-writes.js';
 import {
-  keepCreationsSql,
-  relationsOfAssets,
-  type CreatedObjectType,
-} from '../../database/history/creation-sql.js';
+  RelationStoredRows,
+  type StoredRelationRow,
+} from '../../database/repositories/relations/relation-stored-rows.js';
 import { type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 
-const text = (name: string): InsertColumn => ({ name, type: 'text' });
 // Records made and handed over at once, between turns of the event loop.
 const CHANGES_PER_INSERT = 500;
-const CHANGE_COLUMNS: InsertColumn[] = [
-  text('id'),
-  { name: 'time', type: 'timestamptz' },
-  ...['action', 'object_type', 'object_id', 'before', 'after'].map(text),
-  { name: 'change_set_id', type: 'integer' },
-];
-
-const VULNERABILITY_SELECT =
-  'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities';
-const SERVICE_SELECT = 'SELECT asset_id, port, protocol, name, product, version FROM services';
-
-/** A relations row with its timestamps, as raw SQL reads it. */
-interface StoredRelationRow extends RelationRow {
-  created_at: Date | string;
-  updated_at: Date | string;
-}
 
 // The lists in the order the API shows them (assets.service's reads).
 const byVulnerabilityId = (a: { id: string }, b: { id: string }) =>
@@ -76,16 +47,6 @@ const serviceList = (list: readonly IngestService[] | undefined) =>
     product: item.product,
     version: item.version,
   }));
-
-function groupByAsset<R extends { asset_id: string }>(rows: R[]): Map<string, R[]> {
-  const groups = new Map<string, R[]>();
-  for (const row of rows) {
-    const group = groups.get(row.asset_id);
-    if (group) group.push(row);
-    else groups.set(row.asset_id, [row]);
-  }
-  return groups;
-}
 
 function relationResponse(row: StoredRelationRow) {
   return toRelationResponse({
@@ -113,10 +74,12 @@ function relationFields(relation: RelationRow) {
  * showed it.
  */
 export class ChangeWriter {
-  private readonly time: unknown;
   private readonly nowIso: string;
   private readonly perStatement: number;
-  private readonly ids: RecordIds;
+  private readonly records: ChangeIngestWrites;
+  /** Reads in the transaction: what is deleted, as it is just before its delete. */
+  private readonly assetRows: AssetStoredRows;
+  private readonly relationRows: RelationStoredRows;
   /** The run's change set, made at its first record. */
   private changeSet: Promise<number> | null = null;
 
@@ -126,8 +89,9 @@ export class ChangeWriter {
     private readonly source: string | null,
     now: Date,
   ) {
-    this.time = sql.timestamp(now);
-    this.ids = new RecordIds(now);
+    this.records = new ChangeIngestWrites(sql, now);
+    this.assetRows = new AssetStoredRows(sql);
+    this.relationRows = new RelationStoredRows(sql);
     this.nowIso = now.toISOString();
     this.perStatement = idsPerStatement(sql);
   }
@@ -159,21 +123,13 @@ export class ChangeWriter {
 
   /**
    * The creation of `table`'s rows `ids`, just written, recorded by the database from them
-   * (change-sql.ts), idsPerStatement at a time.
+   * (ChangeIngestWrites.created), idsPerStatement at a time.
    */
   private async created(table: 'assets' | 'relations', ids: string[]): Promise<void> {
-    const { time, sql } = this;
     if (ids.length === 0) return;
     const changeSetId = await this.changeSetId();
     for (const part of chunks(ids, this.perStatement)) {
-      await sql.runQueued(createdRecordsSql(sql.dialect, table, part.length), [
-        this.ids.prefix,
-        // ROW_NUMBER counts from 1.
-        this.ids.reserve(part.length) - 1,
-        time,
-        changeSetId,
-        ...sql.dialect.idListValues(part),
-      ]);
+      await this.records.created(table, part, changeSetId);
     }
   }
 
@@ -184,15 +140,12 @@ export class ChangeWriter {
    */
   async updating(objectType: CreatedObjectType, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.sql.runQueued(
-      keepCreationsSql(this.sql.dialect, objectType, `IN (${placeholders(ids)})`),
-      ids,
-    );
+    await this.records.keepCreations(objectType, ids);
   }
 
   /** replace: every stored asset and relation, read before the store is emptied. */
   async deletingAll(): Promise<void> {
-    const relations = await this.sql.all<StoredRelationRow>('SELECT * FROM relations');
+    const relations = await this.relationRows.allRows();
     for (const part of chunks(relations, this.perStatement)) {
       await this.updating(
         'relation',
@@ -200,41 +153,33 @@ export class ChangeWriter {
       );
     }
     await this.write(this.deletedRelations(relations));
-    const ids = (await this.sql.all<{ id: string }>('SELECT id FROM assets')).map((row) => row.id);
+    const ids = (await this.assetRows.allIds()).map((row) => row.id);
     for (const part of chunks(ids, this.perStatement)) await this.deletingAssets(part, false);
   }
 
   /** Assets about to be deleted (a slice of at most idsPerStatement), and their relations. */
   async deletingAssets(ids: string[], withRelations = true): Promise<void> {
     if (ids.length === 0) return;
-    const list = placeholders(ids);
     await this.updating('asset', ids);
     if (withRelations) {
-      await this.sql.runQueued(
-        keepCreationsSql(this.sql.dialect, 'relation', relationsOfAssets(`IN (${list})`)),
-        [...ids, ...ids],
-      );
-      const relations = await this.sql.all<StoredRelationRow>(
-        `SELECT * FROM relations WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`,
-        [...ids, ...ids],
-      );
-      await this.write(this.deletedRelations(relations));
+      await this.records.keepRelationCreationsOf(ids);
+      await this.write(this.deletedRelations(await this.relationRows.rowsTouching(ids)));
     }
-    const rows = await this.sql.all<StoredAssetRow>(
-      `SELECT * FROM assets WHERE id IN (${list})`,
-      ids,
-    );
+    const rows = await this.assetRows.rows(ids);
     const [vulnerabilities, services, sources] = await Promise.all([
-      this.sql.all<VulnerabilityRow>(`${VULNERABILITY_SELECT} WHERE asset_id IN (${list})`, ids),
-      this.sql.all<ServiceRow>(`${SERVICE_SELECT} WHERE asset_id IN (${list})`, ids),
-      this.sql.all<AssetSourceRow & { position: number }>(
-        `SELECT asset_id, source, position FROM asset_sources WHERE asset_id IN (${list})`,
-        ids,
-      ),
+      this.assetRows.vulnerabilities(ids),
+      this.assetRows.services(ids),
+      this.assetRows.unorderedSources(ids),
     ]);
-    const vulnerabilitiesOf = groupByAsset(vulnerabilities.sort(byVulnerabilityId));
-    const servicesOf = groupByAsset(services.sort(byPortProtocol));
-    const sourcesOf = groupByAsset(sources.sort((a, b) => a.position - b.position));
+    const vulnerabilitiesOf = groupByAsset(
+      vulnerabilities.sort(byVulnerabilityId),
+      toVulnerabilityResponse,
+    );
+    const servicesOf = groupByAsset(services.sort(byPortProtocol), toServiceResponse);
+    const sourcesOf = groupByAsset(
+      sources.sort((a, b) => a.position - b.position),
+      (entry) => entry.source,
+    );
     const deleted = function* (): Generator<ChangeInput> {
       for (const row of rows) {
         yield {
@@ -242,9 +187,9 @@ export class ChangeWriter {
           objectType: 'asset',
           objectId: row.id,
           before: toAssetResponse(row, {
-            vulnerabilities: (vulnerabilitiesOf.get(row.id) ?? []).map(toVulnerabilityResponse),
-            services: (servicesOf.get(row.id) ?? []).map(toServiceResponse),
-            sources: (sourcesOf.get(row.id) ?? []).map((entry) => entry.source),
+            vulnerabilities: vulnerabilitiesOf.get(row.id) ?? [],
+            services: servicesOf.get(row.id) ?? [],
+            sources: sourcesOf.get(row.id) ?? [],
           }),
           after: null,
         };
@@ -257,26 +202,22 @@ export class ChangeWriter {
   async deletingRelations(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.updating('relation', ids);
-    const rows = await this.sql.all<StoredRelationRow>(
-      `SELECT * FROM relations WHERE id IN (${placeholders(ids)})`,
-      ids,
-    );
-    await this.write(this.deletedRelations(rows));
+    await this.write(this.deletedRelations(await this.relationRows.rows(ids)));
   }
 
   /** deleteStale: assets about to lose the payload's source (at most idsPerStatement). */
   async losingSource(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.updating('asset', ids);
-    const rows = await this.sql.all<AssetSourceRow & { position: number }>(
-      `SELECT asset_id, source, position FROM asset_sources WHERE asset_id IN (${placeholders(ids)})`,
-      ids,
+    const rows = await this.assetRows.unorderedSources(ids);
+    const sourcesOf = groupByAsset(
+      rows.sort((a, b) => a.position - b.position),
+      (row) => row.source,
     );
-    const sourcesOf = groupByAsset(rows.sort((a, b) => a.position - b.position));
     const { source } = this;
     const updated = function* (): Generator<ChangeInput> {
       for (const id of ids) {
-        const before = (sourcesOf.get(id) ?? []).map((row) => row.source);
+        const before = sourcesOf.get(id) ?? [];
         yield update(
           'asset',
           id,
@@ -357,36 +298,13 @@ export class ChangeWriter {
   }
 
   private async insert(inputs: ChangeInput[]): Promise<void> {
-    const { time } = this;
-    const changeSetId = await this.changeSetId();
-    const rows = inputs.map((input) => [
-      this.ids.next(),
-      time,
-      input.action,
-      input.objectType,
-      input.objectId,
-      input.before === null ? null : JSON.stringify(input.before),
-      input.after === null ? null : JSON.stringify(input.after),
-      changeSetId,
-    ]);
-    await this.sql.insert('changes', CHANGE_COLUMNS, rows);
+    await this.records.insert(inputs, await this.changeSetId());
     await this.sql.letOtherRequestsRun();
   }
 
   /** The id of the run's change set (actor, request and run), written before its first record. */
   private changeSetId(): Promise<number> {
-    this.changeSet ??= (async () => {
-      const { actor, requestId, runId } = changeSetOf(this.origin);
-      const [row] = await this.sql.all<{ id: number | string }>(CHANGE_SET_INSERT, [
-        actor.userId,
-        actor.email,
-        actor.apiKeyId,
-        actor.apiKeyPrefix,
-        requestId,
-        runId,
-      ]);
-      return Number(row.id);
-    })();
+    this.changeSet ??= this.records.changeSet(this.origin);
     return this.changeSet;
   }
 }

@@ -1,25 +1,14 @@
-import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import { groupByAsset } from '../../assets/group-by-asset.js';
 import type { IngestAsset } from '../ingest-payload.js';
-import {
-  chunks,
-  idsPerStatement,
-  placeholders,
-  type IngestLookups,
-} from '../../database/ingest-sql.js';
+import { chunks, idsPerStatement, type IngestLookups } from '../../database/ingest-sql.js';
+import { AssetStoredRows } from '../../database/repositories/assets/asset-stored-rows.js';
+import { RelationStoredRows } from '../../database/repositories/relations/relation-stored-rows.js';
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
 import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
 import { CHANGES_PER_LIST, relationChange } from '../plan/plan-changes.js';
 import { storedCandidates, type StoredAssets } from '../plan/plan-assets.js';
-import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import { byId, type StaleCandidate } from '../plan/plan-stale.js';
 
-const ASSET_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;
-// As text: pg would parse a date column into a Date, while the payload holds 'YYYY-MM-DD'.
-const VULNERABILITY_SELECT =
-  'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities';
-const SERVICE_SELECT = 'SELECT asset_id, port, protocol, name, product, version FROM services';
-const RELATION_SELECT =
-  'SELECT id, source_asset_id, target_asset_id, type, direction, protocol, to_ports FROM relations';
 // A deleted list's entries, and one more: whether the list was cut.
 const PREVIEW = CHANGES_PER_LIST + 1;
 
@@ -56,9 +45,13 @@ export interface TouchingRelations {
  */
 export class StoredRows {
   private readonly perStatement: number;
+  private readonly assets: AssetStoredRows;
+  private readonly relations: RelationStoredRows;
 
-  constructor(private readonly db: IngestLookups) {
+  constructor(db: IngestLookups) {
     this.perStatement = idsPerStatement(db);
+    this.assets = new AssetStoredRows(db);
+    this.relations = new RelationStoredRows(db);
   }
 
   /**
@@ -73,7 +66,7 @@ export class StoredRows {
   ): Promise<StoredAssets> {
     const byId = new Map<string, StoredAsset>();
     const ids = distinct(assets, (asset) => asset.id);
-    for (const row of await this.select<StoredAsset>(ASSET_SELECT, 'id', ids)) {
+    for (const row of await this.assets.byId(ids)) {
       byId.set(row.id, row);
     }
     const byIp = new Map<string, StoredAsset[]>();
@@ -81,12 +74,7 @@ export class StoredRows {
       const unmatchedIps = distinct(assets, (asset) =>
         asset.id && byId.has(asset.id) ? undefined : asset.fields.ip,
       );
-      for (const row of await this.select<StoredAsset>(
-        ASSET_SELECT,
-        'ip',
-        unmatchedIps,
-        'ORDER BY created_at, id',
-      )) {
+      for (const row of await this.assets.byIp(unmatchedIps)) {
         if (row.ip === null) continue;
         const holders = byIp.get(row.ip);
         if (holders) holders.push(row);
@@ -105,29 +93,20 @@ export class StoredRows {
     return {
       byId,
       byIp,
-      vulnerabilities: await this.lists<VulnerabilityRow>(
-        VULNERABILITY_SELECT,
-        withVulnerabilities,
-      ),
-      services: await this.lists<ServiceRow>(SERVICE_SELECT, withServices),
+      vulnerabilities: groupByAsset(await this.assets.vulnerabilities(withVulnerabilities)),
+      services: groupByAsset(await this.assets.services(withServices)),
       sources: withSources ? await this.sources(distinctOfAll(assets, candidates)) : new Map(),
     };
   }
 
   /** Which of `ids` name stored assets. */
   async existingIds(ids: string[]): Promise<Set<string>> {
-    const rows = await this.select<{ id: string }>('SELECT id FROM assets', 'id', ids);
-    return new Set(rows.map((row) => row.id));
+    return new Set(await this.assets.existingIds(ids));
   }
 
   /** The stored relations from `sourceIds`, the earliest created first. */
   relationsFrom(sourceIds: string[]): Promise<RelationRow[]> {
-    return this.select<RelationRow>(
-      RELATION_SELECT,
-      'source_asset_id',
-      sourceIds,
-      'ORDER BY created_at, id',
-    );
+    return this.relations.from(sourceIds);
   }
 
   /**
@@ -142,30 +121,15 @@ export class StoredRows {
     kept: ReadonlySet<string>,
   ): Promise<StaleCandidate[]> {
     const all =
-      source === null
-        ? await this.db.all<{ id: string }>('SELECT id FROM assets')
-        : await this.db.all<{ id: string }>(
-            'SELECT asset_id AS id FROM asset_sources WHERE source = ?',
-            [source],
-          );
+      source === null ? await this.assets.allIds() : await this.assets.idsWithSource(source);
     const left = all.filter((row) => !kept.has(row.id)).map((row) => row.id);
-    return this.select<StaleCandidate>(
-      'SELECT a.id, a.origin, (SELECT CAST(COUNT(*) AS INTEGER) FROM asset_sources o WHERE o.asset_id = a.id) AS "sourceCount" FROM assets a',
-      'a.id',
-      left,
-    );
+    return this.assets.stale(left);
   }
 
   /** The stored `sources` of `assetIds`, in position order, by asset id. */
   async sources(assetIds: string[]): Promise<Map<string, StoredSources>> {
     const byAsset = new Map<string, StoredSources>();
-    const rows = await this.select<{ asset_id: string; source: string; position: number }>(
-      'SELECT asset_id, source, position FROM asset_sources',
-      'asset_id',
-      assetIds,
-      'ORDER BY asset_id, position',
-    );
-    for (const row of rows) {
+    for (const row of await this.assets.sources(assetIds)) {
       const sources = byAsset.get(row.asset_id);
       if (sources) {
         sources.names.push(row.source);
@@ -177,24 +141,25 @@ export class StoredRows {
 
   /** `{id, name}` of `ids` (a change list's entries), in the order of `ids`. */
   async names(ids: string[]): Promise<AssetChange[]> {
-    const rows = await this.select<AssetChange>('SELECT id, name FROM assets', 'id', ids);
+    const rows = await this.assets.names(ids);
     const byAsset = new Map(rows.map((row) => [row.id, row.name]));
     return ids.map((id) => ({ id, name: byAsset.get(id) ?? '' }));
   }
 
-  /** How many rows `table` holds. */
-  async count(table: 'assets' | 'relations' | 'vulnerabilities'): Promise<number> {
-    const [row] = await this.db.all<{ count: number }>(
-      `SELECT CAST(COUNT(*) AS INTEGER) AS count FROM ${table}`,
-    );
-    return Number(row.count);
+  /** How many assets are stored. */
+  countAssets(): Promise<number> {
+    return this.assets.count();
+  }
+
+  /** How many relations are stored. */
+  countRelations(): Promise<number> {
+    return this.relations.count();
   }
 
   /** replace: the first stored assets and relations in id order (the deleted lists). */
   async firstStored(): Promise<{ assets: AssetChange[]; relations: RelationChange[] }> {
-    const order = `ORDER BY ${this.db.idOrder} LIMIT ${PREVIEW}`;
-    const assets = await this.db.all<AssetChange>(`SELECT id, name FROM assets ${order}`);
-    const relations = await this.db.all<RelationRow>(`${RELATION_SELECT} ${order}`);
+    const assets = await this.assets.firstNames(PREVIEW);
+    const relations = await this.relations.first(PREVIEW);
     return { assets, relations: relations.map(relationChange) };
   }
 
@@ -206,12 +171,7 @@ export class StoredRows {
     const ids = new Set<string>();
     let first: RelationRow[] = [];
     for (const part of chunks(assetIds, this.perStatement)) {
-      const list = placeholders(part);
-      const where = `WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`;
-      const rows = await this.db.all<RelationRow>(
-        `${RELATION_SELECT} ${where} ${count ? '' : `ORDER BY ${this.db.idOrder} LIMIT ${PREVIEW}`}`,
-        [...part, ...part],
-      );
+      const rows = await this.relations.touching(part, count ? null : PREVIEW);
       for (const row of rows) {
         if (count) ids.add(row.id);
         else first.push(row);
@@ -221,44 +181,9 @@ export class StoredRows {
     }
     if (count) {
       const sorted = [...ids].sort(byId).slice(0, PREVIEW);
-      const rows = await this.select<RelationRow>(RELATION_SELECT, 'id', sorted);
-      first = dedupeFirst(rows);
+      first = dedupeFirst(await this.relations.byId(sorted));
     }
     return { count: count ? ids.size : -1, first: first.map(relationChange) };
-  }
-
-  /** The rows `select` reads of `assetIds` (an asset's list: vulnerabilities, services), by asset id. */
-  private async lists<T extends { asset_id: string }>(
-    select: string,
-    assetIds: string[],
-  ): Promise<Map<string, T[]>> {
-    const byAsset = new Map<string, T[]>();
-    const rows = await this.select<T>(select, 'asset_id', assetIds);
-    for (const row of rows) {
-      const list = byAsset.get(row.asset_id);
-      if (list) list.push(row);
-      else byAsset.set(row.asset_id, [row]);
-    }
-    return byAsset;
-  }
-
-  /** `select` of the rows whose `column` is in `values`, a statement per idsPerStatement. */
-  private async select<T>(
-    select: string,
-    column: string,
-    values: string[],
-    orderBy = '',
-  ): Promise<T[]> {
-    const rows: T[] = [];
-    for (const part of chunks(values, this.perStatement)) {
-      const found = await this.db.all<T>(
-        `${select} WHERE ${column} IN (${placeholders(part)}) ${orderBy}`,
-        part,
-      );
-      // One by one: spread into push(), a hub's many relations would overflow the call stack.
-      for (const row of found) rows.push(row);
-    }
-    return rows;
   }
 }
 

@@ -1,0 +1,401 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { EntityManager } from 'typeorm';
+import { AppDataSource } from '../app-data-source.js';
+import { Dialect, type AssetSearchIndex } from '../dialect/dialect.js';
+import { Asset } from '../entities/asset.entity.js';
+import { Relation } from '../entities/relation.entity.js';
+import { Service } from '../entities/service.entity.js';
+import { runNamed, type ReadOptions } from '../sql-reads.js';
+import type { AssetSourceRow } from '../tables/asset-sources.table.js';
+import type { StoredAssetRow } from '../tables/assets.table.js';
+import type { ServiceRow, ServiceValues } from '../tables/services.table.js';
+import type { VulnerabilityRow } from '../tables/vulnerabilities.table.js';
+import { SERVICES_SELECT, SOURCES_SELECT, VULNERABILITIES_SELECT } from './assets/asset-selects.js';
+import { walksSortIndex } from './assets/asset-search-plan.js';
+
+/** The list's sort fields (the API's names). */
+export type AssetListSort =
+  'name' | 'ip' | 'type' | 'vendor' | 'site' | 'risk_score' | 'createdAt' | 'updatedAt';
+
+const SORT_COLUMNS: Record<AssetListSort, string> = {
+  name: 'name',
+  ip: 'ip',
+  type: 'type',
+  vendor: 'vendor',
+  site: 'site',
+  risk_score: 'risk_score',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+const SEARCHED_COLUMNS = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
+// Sort columns that are never null: the cursor's condition is a row comparison, which both
+// databases answer from the (created_at, id) index in the default order.
+const REQUIRED_SORT_COLUMNS = new Set(['name', 'created_at', 'updated_at']);
+const TIMESTAMP_COLUMNS = new Set(['created_at', 'updated_at']);
+
+// The list is the hottest read: its queries are written out rather than built by TypeORM,
+// whose query building costs more than running them.
+const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
+const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
+// Ids bound by one lookup: well within the parameters either database takes in a statement.
+const IDS_PER_LOOKUP = 10_000;
+// Reads by asset ids, in the list form of the database (Dialect.inList): on PostgreSQL the text
+// is the same whatever the number of ids, and is prepared once.
+const byAssetIds = (dialect: Dialect) => ({
+  assets: `SELECT * FROM assets WHERE ${dialect.inList('id', 'assetIds')}`,
+  vulnerabilities: `${VULNERABILITIES_SELECT} WHERE ${dialect.inList('asset_id', 'assetIds')} ORDER BY asset_id, id`,
+  services: `${SERVICES_SELECT} WHERE ${dialect.inList('asset_id', 'assetIds')} ORDER BY asset_id, port, protocol`,
+  sources: `${SOURCES_SELECT} WHERE ${dialect.inList('asset_id', 'assetIds')} ORDER BY asset_id, position`,
+});
+// A probe of asset_sources' primary key per asset, keeping the page's index order. Driving from
+// the index on source instead (IN) is faster for a feed that reports few assets but, without
+// statistics, SQLite then looks up and sorts every asset of a feed that reports most of them.
+const HAS_SOURCE =
+  'EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset_id = assets.id AND s.source = :source)';
+// Likewise a probe per asset, of the services index on (port, asset_id) or (name, asset_id);
+// PostgreSQL may start from those indexes instead.
+const HAS_PORT =
+  'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.port = :port)';
+const HAS_SERVICE =
+  'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.name = :service)';
+// Rows of one multi-row insert: 6 values each, well within either database's parameter limit.
+const SERVICES_PER_INSERT = 1000;
+
+/** `%term%` for LIKE, with the term's own wildcards escaped. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * The condition of `search` (a case-insensitive substring of a searched column), with its
+ * :named parameters: LOWER(column) LIKE '%term%', which PostgreSQL answers from its trigram
+ * index. Where the search's index is a table of its own (SQLite), a term long enough is a
+ * phrase of that index instead: it matches exactly where those LIKEs do, by index.
+ */
+export function searchCondition(
+  dialect: Dialect,
+  search: string,
+): { condition: string; parameters: Record<string, string> } {
+  const term = search.toLowerCase();
+  const index = dialect.searchIndex();
+  if (index !== null && [...term].length >= index.minTermLength)
+    return { condition: index.condition, parameters: { phrase: index.phrase(term) } };
+  const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
+  return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
+}
+
+/**
+ * The page's condition that it starts after the cursor's asset, in the list's order (`column`
+ * ascending nulls last, or descending nulls first; then id): on :afterKey and :afterId.
+ */
+function afterCondition(column: string, descending: boolean, key: string | null): string {
+  if (REQUIRED_SORT_COLUMNS.has(column) && !descending)
+    return `(${column}, id) > (:afterKey, :afterId)`;
+  const tie = `id > :afterId`;
+  if (key === null)
+    return descending
+      ? `((${column} IS NULL AND ${tie}) OR ${column} IS NOT NULL)`
+      : `(${column} IS NULL AND ${tie})`;
+  return descending
+    ? `(${column} < :afterKey OR (${column} = :afterKey AND ${tie}))`
+    : `(${column} > :afterKey OR (${column} = :afterKey AND ${tie}) OR ${column} IS NULL)`;
+}
+
+/** A page of the list as asked: its filters, order, where it starts and how many rows. */
+export interface AssetPageQuery {
+  type?: string;
+  site?: string;
+  /** A feed its `sources` hold. */
+  source?: string;
+  /** A port of one of its services. */
+  port?: number;
+  /** The name of one of its services. */
+  service?: string;
+  /** A case-insensitive substring of a searched column (searchCondition). */
+  search?: string;
+  sort: AssetListSort;
+  descending: boolean;
+  /** The sort key (as text, null when missing) and id of the asset the page starts after. */
+  after?: { key: string | null; id: string };
+  /** Rows to read. */
+  limit: number;
+  offset: number;
+}
+
+/** An asset of a page, with its sort key as exact text (Dialect.sortKeyText), for a cursor. */
+export type PagedAssetRow = StoredAssetRow & { sort_key: string | null };
+
+/** Stored assets' rows, with the rows of their lists, each in the order the API shows them. */
+export interface AssetsWithLists {
+  rows: StoredAssetRow[];
+  vulnerabilities: VulnerabilityRow[];
+  services: ServiceRow[];
+  sources: AssetSourceRow[];
+}
+
+/** A service of an asset as the API takes it: its optional values may be left out. */
+export type ServiceEntry = Pick<ServiceValues, 'port' | 'protocol'> &
+  Partial<Omit<ServiceValues, 'port' | 'protocol'>>;
+
+/** The list's total, and for a search alone on SQLite the assets in all. */
+interface Counted {
+  total: string | number;
+  assets?: number;
+}
+
+/**
+ * Every query over the assets and their lists (services, vulnerabilities, sources) that the
+ * API's routes make: the list, the reads by id, the writes (each in the unit of the
+ * InventoryWriter whose manager it is given).
+ */
+@Injectable()
+export class AssetsRepository {
+  private readonly byAssetIds: ReturnType<typeof byAssetIds>;
+  private readonly searchIndex: AssetSearchIndex | null;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly dialect: Dialect,
+  ) {
+    this.byAssetIds = byAssetIds(dialect);
+    this.searchIndex = dialect.searchIndex();
+  }
+
+  /**
+   * A page of the list and the filtered total: in two queries whatever the page size (a search
+   * on SQLite fills and empties its matches' table besides).
+   */
+  async page(query: AssetPageQuery): Promise<{ total: number; rows: PagedAssetRow[] }> {
+    const conditions: string[] = [];
+    const parameters: Record<string, unknown> = {};
+    if (query.type !== undefined) {
+      conditions.push('type = :type');
+      parameters.type = query.type;
+    }
+    if (query.site !== undefined) {
+      conditions.push('site = :site');
+      parameters.site = query.site;
+    }
+    if (query.source !== undefined) {
+      conditions.push(HAS_SOURCE);
+      parameters.source = query.source;
+    }
+    if (query.port !== undefined) {
+      conditions.push(HAS_PORT);
+      parameters.port = query.port;
+    }
+    if (query.service !== undefined) {
+      conditions.push(HAS_SERVICE);
+      parameters.service = query.service;
+    }
+    if (query.search) {
+      const search = searchCondition(this.dialect, query.search);
+      conditions.push(search.condition);
+      Object.assign(parameters, search.parameters);
+    }
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+
+    const { descending } = query;
+    const column = SORT_COLUMNS[query.sort];
+    // Nulls sort as the largest value on both databases; id makes the order total.
+    const order = `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
+
+    let after: string | undefined;
+    if (query.after !== undefined) {
+      const { key, id } = query.after;
+      after = afterCondition(column, descending, key);
+      parameters.afterKey = column === 'risk_score' && key !== null ? Number(key) : key;
+      parameters.afterId = id;
+    }
+    // Through the search's own index (SQLite), a search's matches are found once, then counted
+    // and probed.
+    const index = this.searchIndex;
+    const phrase =
+      index !== null && conditions.includes(index.condition)
+        ? (parameters.phrase as string)
+        : undefined;
+    const matched = (condition: string): string =>
+      condition === index?.condition ? index.matched : condition;
+    const countSql =
+      where === ''
+        ? this.dialect.countedAssets
+        : phrase === undefined
+          ? COUNT_ASSETS + where
+          : conditions.length === 1
+            ? index!.countMatched
+            : `${COUNT_ASSETS} WHERE ${conditions.map(matched).join(' AND ')}`;
+    const pageSql = (counted: Counted): string => {
+      // A search alone, in the order of the (created_at, id) index: the index may serve the page.
+      const walk =
+        counted.assets !== undefined &&
+        column === 'created_at' &&
+        !descending &&
+        walksSortIndex({
+          matches: Number(counted.total),
+          assets: Number(counted.assets),
+          skip: query.offset,
+          take: query.limit,
+        });
+      const pageConditions = conditions.map((condition) =>
+        condition !== index?.condition ? condition : walk ? index.matchedProbed : index.matched,
+      );
+      if (after !== undefined) pageConditions.push(after);
+      const pageWhere = pageConditions.length > 0 ? ` WHERE ${pageConditions.join(' AND ')}` : '';
+      return `SELECT *, ${this.sortKey(column)} AS sort_key FROM assets${pageWhere} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+    };
+    const pageParameters = { ...parameters, limit: query.limit, offset: query.offset };
+
+    let counted: Counted;
+    let rows: PagedAssetRow[];
+    if (phrase === undefined) {
+      [counted] = await this.run<Counted>(countSql, parameters, this.dataSource.manager, {
+        prepared: where === '' ? 'asset-count' : undefined,
+      });
+      rows = await this.run(pageSql(counted), pageParameters, this.dataSource.manager, {
+        timestampsAsText: true,
+      });
+    } else {
+      ({ counted, rows } = index!.within(phrase, (all) => {
+        const [count] = all<Counted>(countSql, parameters);
+        return { counted: count, rows: all(pageSql(count), pageParameters) };
+      }));
+    }
+    return { total: Number(counted.total), rows };
+  }
+
+  /**
+   * The sort key as text for the cursor, exact: PostgreSQL's timestamps to the microsecond, in
+   * UTC with the offset said, whatever the session's DateStyle and TimeZone.
+   */
+  private sortKey(column: string): string {
+    return this.dialect.sortKeyText(column, TIMESTAMP_COLUMNS.has(column));
+  }
+
+  /**
+   * The assets of these ids that are stored, with their lists, in no order: a part per slice
+   * of the ids, so that any number fits a statement.
+   */
+  async byIds(ids: readonly string[]): Promise<AssetsWithLists[]> {
+    const parts: AssetsWithLists[] = [];
+    for (let start = 0; start < ids.length; start += IDS_PER_LOOKUP) {
+      const slice = ids.slice(start, start + IDS_PER_LOOKUP);
+      const rows = await this.run<StoredAssetRow>(
+        this.byAssetIds.assets,
+        { assetIds: slice },
+        this.dataSource.manager,
+        { prepared: 'assets-by-id', timestampsAsText: true },
+      );
+      parts.push(await this.withLists(rows));
+    }
+    return parts;
+  }
+
+  /** The asset's row, as `manager` (a write unit's, or the service's own) sees it, if any. */
+  async find(id: string, manager = this.dataSource.manager): Promise<StoredAssetRow | null> {
+    const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager, {
+      prepared: 'asset',
+      timestampsAsText: true,
+    });
+    return row ?? null;
+  }
+
+  /**
+   * Stored rows with their vulnerabilities, services and sources, read in one query each
+   * whatever the number of rows (side by side: on PostgreSQL, on connections of the pool).
+   */
+  async withLists(
+    rows: StoredAssetRow[],
+    manager = this.dataSource.manager,
+  ): Promise<AssetsWithLists> {
+    if (rows.length === 0) return { rows, vulnerabilities: [], services: [], sources: [] };
+    const assetIds = rows.map((row) => row.id);
+    const [vulnerabilities, services, sources] = await Promise.all([
+      this.run<VulnerabilityRow>(this.byAssetIds.vulnerabilities, { assetIds }, manager, {
+        prepared: 'asset-vulnerabilities',
+      }),
+      this.run<ServiceRow>(this.byAssetIds.services, { assetIds }, manager, {
+        prepared: 'asset-services',
+      }),
+      this.run<AssetSourceRow>(this.byAssetIds.sources, { assetIds }, manager, {
+        prepared: 'asset-sources',
+      }),
+    ]);
+    return { rows, vulnerabilities, services, sources };
+  }
+
+  /** Inserts the asset and its services, in the unit of `manager`. */
+  async insert(
+    manager: EntityManager,
+    asset: Asset,
+    services: readonly ServiceEntry[],
+  ): Promise<void> {
+    await manager.getRepository(Asset).insert(asset);
+    await this.insertServices(manager, asset.id, services);
+  }
+
+  /** Changes the asset's columns `changes` names, in the unit of `manager`. */
+  async update(manager: EntityManager, id: string, changes: Partial<Asset>): Promise<void> {
+    await manager.getRepository(Asset).update({ id }, changes);
+  }
+
+  /** Replaces the asset's services with `services`, in the unit of `manager`. */
+  async replaceServices(
+    manager: EntityManager,
+    id: string,
+    services: readonly ServiceEntry[],
+  ): Promise<void> {
+    await manager.getRepository(Service).delete({ assetId: id });
+    await this.insertServices(manager, id, services);
+  }
+
+  /**
+   * Deletes the asset, in the unit of `manager`: its lists and every relation touching it go
+   * with it, by foreign key.
+   */
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.getRepository(Asset).delete({ id });
+  }
+
+  /** The relations from or to the asset, in id order: those its delete takes with it. */
+  relationsTouching(manager: EntityManager, id: string): Promise<Relation[]> {
+    return manager
+      .getRepository(Relation)
+      .find({ where: [{ sourceAssetId: id }, { targetAssetId: id }], order: { id: 'ASC' } });
+  }
+
+  /** Inserts an asset's services (a validated list), many rows to each statement. */
+  private async insertServices(
+    manager: EntityManager,
+    assetId: string,
+    services: readonly ServiceEntry[],
+  ): Promise<void> {
+    for (let start = 0; start < services.length; start += SERVICES_PER_INSERT) {
+      const rows = services.slice(start, start + SERVICES_PER_INSERT).map((service) => ({
+        assetId,
+        port: service.port,
+        protocol: service.protocol,
+        name: service.name ?? null,
+        product: service.product ?? null,
+        version: service.version ?? null,
+      }));
+      const [sql, values] = this.dataSource
+        .createQueryBuilder()
+        .insert()
+        .into(Service)
+        .values(rows)
+        .getQueryAndParameters();
+      await manager.query(sql, values);
+    }
+  }
+
+  /** runNamed, through the data source's own manager unless a unit's is given. */
+  private run<T>(
+    sql: string,
+    parameters: Record<string, unknown>,
+    manager: EntityManager,
+    options?: ReadOptions,
+  ): Promise<T[]> {
+    return runNamed<T>(manager, sql, parameters, options);
+  }
+}

@@ -1,0 +1,26 @@
+import {
+  ASSET_SOURCE_COLUMNS,
+  ASSET_SOURCE_INSERT_COLUMNS,
+} from '../../tables/asset-sources.table.js';
+import { ASSET_FIELDS } from '../../tables/assets.table.js';
+import { selectList } from '../../tables/columns.js';
+import { SERVICE_INSERT_COLUMNS } from '../../tables/services.table.js';
+import { VULNERABILITY_INSERT_COLUMNS } from '../../tables/vulnerabilities.table.js';
+
+// The reads of an asset's lists, written once for every path that reads them (the API's, the
+// ingestion's lookups and its change records), each completed by its caller's WHERE.
+
+/** Every column of an asset's vulnerabilities, the date as its text. */
+export const VULNERABILITIES_SELECT = `SELECT ${selectList(VULNERABILITY_INSERT_COLUMNS)} FROM vulnerabilities`;
+
+/** Every column of an asset's services. */
+export const SERVICES_SELECT = `SELECT ${selectList(SERVICE_INSERT_COLUMNS)} FROM services`;
+
+/** An asset's `sources`, as the API reads them (in position order). */
+export const SOURCES_SELECT = `SELECT ${selectList([ASSET_SOURCE_COLUMNS.assetId, ASSET_SOURCE_COLUMNS.source])} FROM asset_sources`;
+
+/** An asset's `sources` with their positions. */
+export const POSITIONED_SOURCES_SELECT = `SELECT ${selectList(ASSET_SOURCE_INSERT_COLUMNS)} FROM asset_sources`;
+
+/** An asset's row as a merge matches it, with whether a source has named it (`seen`). */
+export const MATCHED_ASSETS_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;

@@ -1,0 +1,124 @@
+import type { Dialect } from '../../dialect/dialect.js';
+import { changeSetOf, type ChangeInput, type ChangeOrigin } from '../../history/change-origin.js';
+import {
+  keepCreationsSql,
+  relationsOfAssets,
+  type CreatedObjectType,
+} from '../../history/creation-sql.js';
+import { RecordIds } from '../../history/record-ids.js';
+import { placeholders, type IngestSql, type InsertColumn } from '../../ingest-sql.js';
+
+const text = (name: string): InsertColumn => ({ name, type: 'text' });
+const CHANGE_COLUMNS: InsertColumn[] = [
+  text('id'),
+  { name: 'time', type: 'timestamptz' },
+  ...['action', 'object_type', 'object_id', 'before', 'after'].map(text),
+  { name: 'change_set_id', type: 'integer' },
+];
+
+/** The record columns every creation statement writes, in this order. */
+const CHANGE_INSERT = `INSERT INTO changes (id, time, action, object_type, object_id, change_set_id, before, after)`;
+
+/** The run's change set: actor (user id, email, key id, key prefix), request id, run id. */
+const CHANGE_SET_INSERT = `INSERT INTO change_sets (actor_user_id, actor_email, actor_api_key_id, actor_api_key_prefix, request_id, run_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`;
+
+/**
+ * The statement recording the creation of the `table` rows whose ids are its last parameters
+ * (Dialect.createdRecordsSelect says the parameters): made by the database from the ids of the
+ * rows just written (INSERT ... SELECT), without a copy of the object (`after` NULL: it is read
+ * from its row until its first recorded change, creation-sql.ts).
+ */
+function createdRecordsSql(dialect: Dialect, table: 'assets' | 'relations', count: number): string {
+  const objectType = table === 'assets' ? 'asset' : 'relation';
+  return `${CHANGE_INSERT} ${dialect.createdRecordsSelect(objectType, table, count)}`;
+}
+
+/**
+ * An ingestion's writes of change records, in its transaction: its change set, the records of
+ * what it creates (made by the database), updates and deletes (with bulk inserts), and the
+ * copies creation records get before their objects change. Record ids are the run's
+ * (RecordIds of its time).
+ */
+export class ChangeIngestWrites {
+  private readonly time: unknown;
+  private readonly ids: RecordIds;
+
+  /** `now`: the run's time, every record's. */
+  constructor(
+    private readonly sql: IngestSql,
+    now: Date,
+  ) {
+    this.time = sql.timestamp(now);
+    this.ids = new RecordIds(now);
+  }
+
+  /** Writes the run's change set (actor, request and run); answers its id. */
+  async changeSet(origin: ChangeOrigin): Promise<number> {
+    const { actor, requestId, runId } = changeSetOf(origin);
+    const [row] = await this.sql.all<{ id: number | string }>(CHANGE_SET_INSERT, [
+      actor.userId,
+      actor.email,
+      actor.apiKeyId,
+      actor.apiKeyPrefix,
+      requestId,
+      runId,
+    ]);
+    return Number(row.id);
+  }
+
+  /** The creation of `table`'s rows `ids` (at most idsPerStatement), just written, recorded. */
+  async created(
+    table: 'assets' | 'relations',
+    ids: readonly string[],
+    changeSetId: number,
+  ): Promise<void> {
+    const { sql } = this;
+    await sql.runQueued(createdRecordsSql(sql.dialect, table, ids.length), [
+      this.ids.prefix,
+      // ROW_NUMBER counts from 1.
+      this.ids.reserve(ids.length) - 1,
+      this.time,
+      changeSetId,
+      ...sql.dialect.idListValues(ids),
+    ]);
+  }
+
+  /**
+   * Objects about to be changed (at most idsPerStatement): their creation records kept without
+   * a copy get one, made from their rows before the write (creation-sql.ts).
+   */
+  async keepCreations(objectType: CreatedObjectType, ids: string[]): Promise<void> {
+    await this.sql.runQueued(
+      keepCreationsSql(this.sql.dialect, objectType, `IN (${placeholders(ids)})`),
+      ids,
+    );
+  }
+
+  /** keepCreations for the relations to or from these assets (at most idsPerStatement). */
+  async keepRelationCreationsOf(assetIds: string[]): Promise<void> {
+    await this.sql.runQueued(
+      keepCreationsSql(
+        this.sql.dialect,
+        'relation',
+        relationsOfAssets(`IN (${placeholders(assetIds)})`),
+      ),
+      [...assetIds, ...assetIds],
+    );
+  }
+
+  /** Writes these records, each with the next id and its JSON made now. */
+  async insert(inputs: readonly ChangeInput[], changeSetId: number): Promise<void> {
+    const { time } = this;
+    const rows = inputs.map((input) => [
+      this.ids.next(),
+      time,
+      input.action,
+      input.objectType,
+      input.objectId,
+      input.before === null ? null : JSON.stringify(input.before),
+      input.after === null ? null : JSON.stringify(input.after),
+      changeSetId,
+    ]);
+    await this.sql.insert('changes', CHANGE_COLUMNS, rows);
+  }
+}
