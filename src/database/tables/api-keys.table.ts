@@ -1,8 +1,6 @@
 import type { ApiKey } from '../entities/api-key.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
-const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+import { text, timestamp } from './column-table.js';
 
 /**
  * The api_keys table: the column of each property of the entity (its user reference aside), in

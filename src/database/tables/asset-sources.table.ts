@@ -1,6 +1,6 @@
 import type { AssetSource } from '../entities/asset-source.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-import { integer, text, type RowOf } from './columns.js';
+import { integer, text, type RowOf } from './column-table.js';
 
 /**
  * The asset_sources table (an asset's `sources`): the column of each property of the entity

@@ -1,6 +1,6 @@
 import type { Asset } from '../entities/asset.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-import { integer, text, timestamp, type RowOf } from './columns.js';
+import { integer, text, timestamp, type RowOf } from './column-table.js';
 
 /**
  * The assets table: the column of each property of the entity, in the table's order, typed as

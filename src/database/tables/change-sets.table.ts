@@ -1,7 +1,7 @@
 import type { ChangeSet } from '../entities/change-set.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
 import { ACTOR_COLUMNS } from './actor.table.js';
-import { flatColumns } from './column-table.js';
+import { flatColumns, integer, text } from './column-table.js';
 
 /**
  * The change_sets table: the column of each property of the entity, the actor's under `actor`,
@@ -9,10 +9,10 @@ import { flatColumns } from './column-table.js';
  * origin of their records from it.
  */
 export const CHANGE_SET_COLUMNS = {
-  id: { name: 'id', type: 'integer' },
+  id: integer('id'),
   actor: ACTOR_COLUMNS,
-  requestId: { name: 'request_id', type: 'text' },
-  runId: { name: 'run_id', type: 'text' },
+  requestId: text('request_id'),
+  runId: text('run_id'),
 } as const satisfies {
   [P in keyof ChangeSet]-?: P extends 'actor' ? typeof ACTOR_COLUMNS : InsertColumn;
 };

@@ -1,7 +1,6 @@
 import type { Change } from '../entities/change.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
+import { integer, text, timestamp } from './column-table.js';
 
 /**
  * The changes table: the column of each property of the entity, in the table's order, typed as
@@ -10,11 +9,11 @@ const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
  */
 export const CHANGE_COLUMNS = {
   id: text('id'),
-  time: { name: 'time', type: 'timestamptz' },
+  time: timestamp('time'),
   action: text('action'),
   objectType: text('object_type'),
   objectId: text('object_id'),
-  changeSetId: { name: 'change_set_id', type: 'integer' },
+  changeSetId: integer('change_set_id'),
   before: text('before'),
   after: text('after'),
 } as const satisfies { [P in keyof Change]-?: InsertColumn };

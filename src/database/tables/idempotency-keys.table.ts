@@ -1,8 +1,6 @@
 import type { IdempotencyKey } from '../entities/idempotency-key.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
-const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+import { integer, text, timestamp } from './column-table.js';
 
 /**
  * The idempotency_keys table: the column of each property of the entity, in the table's order.
@@ -14,7 +12,7 @@ export const IDEMPOTENCY_KEY_COLUMNS = {
   key: text('key'),
   bodyHash: text('body_hash'),
   runId: text('run_id'),
-  status: { name: 'status', type: 'integer' },
+  status: integer('status'),
   answer: text('answer'),
   createdAt: timestamp('created_at'),
   expiresAt: timestamp('expires_at'),

@@ -1,11 +1,6 @@
 import type { IngestionRun } from '../entities/ingestion-run.entity.js';
 import { ACTOR_COLUMNS } from './actor.table.js';
-import type { TableColumn } from './column-table.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
-const integer = <N extends string>(name: N) => ({ name, type: 'integer' }) as const;
-const boolean = <N extends string>(name: N) => ({ name, type: 'boolean' }) as const;
-const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+import { boolean, integer, json, text, timestamp, type TableColumn } from './column-table.js';
 
 /**
  * The ingestion_runs table: the column of each property of the entity, the actor's under
@@ -26,7 +21,7 @@ export const RUN_COLUMNS = {
   instanceId: integer('instance_id'),
   startedAt: timestamp('started_at'),
   finishedAt: timestamp('finished_at'),
-  stats: { name: 'stats', type: 'json' },
+  stats: json('stats'),
   error: text('error'),
 } as const satisfies {
   [P in keyof IngestionRun]-?: P extends 'actor' ? typeof ACTOR_COLUMNS : TableColumn;

@@ -1,8 +1,6 @@
 import type { Relation } from '../entities/relation.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
-const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+import { text, timestamp } from './column-table.js';
 
 /**
  * The relations table: the column of each property of the entity (its asset references aside),

@@ -1,6 +1,6 @@
 import type { Service } from '../entities/service.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-import { integer, text, type RowOf } from './columns.js';
+import { integer, text, type RowOf } from './column-table.js';
 
 /**
  * The services table: the column of each property of the entity (its relation to the asset

@@ -1,8 +1,6 @@
 import type { User } from '../entities/user.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-
-const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
-const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
+import { integer, text, timestamp } from './column-table.js';
 
 /**
  * The users table: the column of each property of the entity, in the table's order. The
@@ -14,7 +12,7 @@ export const USER_COLUMNS = {
   name: text('name'),
   role: text('role'),
   passwordHash: text('password_hash'),
-  tokenVersion: { name: 'token_version', type: 'integer' },
+  tokenVersion: integer('token_version'),
   createdAt: timestamp('created_at'),
   updatedAt: timestamp('updated_at'),
 } as const satisfies { [P in keyof User]-?: InsertColumn };

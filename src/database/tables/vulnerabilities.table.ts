@@ -1,6 +1,6 @@
 import type { Vulnerability } from '../entities/vulnerability.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-import { text, type RowOf } from './columns.js';
+import { text, type RowOf } from './column-table.js';
 
 /**
  * The vulnerabilities table: the column of each property of the entity (its relation to the
