@@ -20,6 +20,21 @@ const DATABASE_CHECKS = [
     message: "Which database it is is the Dialect's to know (src/database/dialect/).",
   },
 ];
+// Every query is its table's repository's (src/database/repositories/): features call them.
+const SQL_TEXT = String.raw`/\b(SELECT|INSERT INTO|DELETE FROM|WITH RECURSIVE|UPDATE \S+ SET)\b/`;
+const QUERIES_MESSAGE = "Queries are the data layer's: call its repository (src/database/repositories/).";
+const QUERIES = [
+  { selector: `Literal[value=${SQL_TEXT}]`, message: QUERIES_MESSAGE },
+  { selector: `TemplateElement[value.raw=${SQL_TEXT}]`, message: QUERIES_MESSAGE },
+  {
+    selector:
+      'CallExpression[callee.property.name=/^(query|createQueryBuilder|getRepository|transaction)$/]',
+    message: QUERIES_MESSAGE,
+  },
+];
+const QUERY_IMPORTS = [
+  { group: ['typeorm', 'typeorm/*', '@nestjs/typeorm'], message: QUERIES_MESSAGE },
+];
 const HTTP_EXCEPTIONS = [
   {
     group: ['@nestjs/common'],
@@ -64,8 +79,8 @@ export default tseslint.config(
     // The data layer, and the configuration that reads DATABASE_URL.
     ignores: ['src/database/**', 'src/config/**', 'src/**/*.spec.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: DRIVER_IMPORTS }],
-      'no-restricted-syntax': ['error', ...DATABASE_CHECKS],
+      'no-restricted-imports': ['error', { patterns: [...DRIVER_IMPORTS, ...QUERY_IMPORTS] }],
+      'no-restricted-syntax': ['error', ...DATABASE_CHECKS, ...QUERIES],
     },
   },
   {
@@ -83,7 +98,10 @@ export default tseslint.config(
       'src/assets/asset-cursor.ts',
     ],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...DRIVER_IMPORTS, ...HTTP_EXCEPTIONS] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...DRIVER_IMPORTS, ...QUERY_IMPORTS, ...HTTP_EXCEPTIONS] },
+      ],
     },
   },
   {
