@@ -76,7 +76,6 @@ export class RunsService implements OnApplicationBootstrap {
    */
   async start(caller: Principal, requestId: string): Promise<RunRecord> {
     const now = new Date();
-    const apiKeyPrefix = caller.apiKeyId ? await this.runs.apiKeyPrefix(caller.apiKeyId) : null;
     const run: IngestionRun = {
       id: uuidv7(),
       status: 'running',
@@ -85,7 +84,8 @@ export class RunsService implements OnApplicationBootstrap {
       mode: null,
       source: null,
       deleteStale: null,
-      actor: { ...actorOf(caller), apiKeyPrefix },
+      // The key's prefix as the caller signed in with it.
+      actor: actorOf(caller),
       requestId,
       bodyBytes: null,
       instanceId: this.instance.id,

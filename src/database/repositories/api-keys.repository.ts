@@ -37,14 +37,6 @@ export class ApiKeysRepository {
     });
   }
 
-  /** The public prefix of the key of this id (a run records it); null: no such key. */
-  async findPrefix(id: string): Promise<string | null> {
-    const key = await this.dataSource
-      .getRepository(ApiKey)
-      .findOne({ select: { prefix: true }, where: { id } });
-    return key?.prefix ?? null;
-  }
-
   async insert(manager: EntityManager, apiKey: ApiKey): Promise<void> {
     await manager.getRepository(ApiKey).insert(apiKey);
   }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LessThan, type Repository } from 'typeorm';
 import { AppDataSource } from '../app-data-source.js';
-import { ApiKey } from '../entities/api-key.entity.js';
 import { IngestionRun, type RunStatus } from '../entities/ingestion-run.entity.js';
 import { placeholders, type IngestSql } from '../ingest-sql.js';
 import { boundValue, flatColumns, rowValues, type TableColumn } from '../tables/column-table.js';
@@ -83,18 +82,6 @@ export class RunsRepository {
   /** A run's status and instance, or null without a run of that id. */
   findStatus(id: string): Promise<Pick<IngestionRun, 'status' | 'instanceId'> | null> {
     return this.runs.findOne({ select: { status: true, instanceId: true }, where: { id } });
-  }
-
-  /**
-   * The prefix of the API key with this id, or null without one: the run records its actor's
-   * key by it. (An API keys' query: it belongs to their repository.)
-   */
-  async apiKeyPrefix(id: string): Promise<string | null> {
-    const key = await this.dataSource.manager.findOne(ApiKey, {
-      select: { prefix: true },
-      where: { id },
-    });
-    return key?.prefix ?? null;
   }
 
   /** Deletes the runs started before `time` (an indexed delete). */

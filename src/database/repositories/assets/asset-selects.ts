@@ -3,7 +3,7 @@ import {
   ASSET_SOURCE_INSERT_COLUMNS,
 } from '../../tables/asset-sources.table.js';
 import { ASSET_FIELDS } from '../../tables/assets.table.js';
-import { selectList } from '../../tables/columns.js';
+import { selectList } from '../../tables/column-table.js';
 import { SERVICE_INSERT_COLUMNS } from '../../tables/services.table.js';
 import { VULNERABILITY_INSERT_COLUMNS } from '../../tables/vulnerabilities.table.js';
 
