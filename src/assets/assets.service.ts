@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type ChangeInput, type ChangeOrigin } from '../database/history/change-origin.js';
+import { RelationsRepository } from '../database/repositories/relations.repository.js';
+import { assetFieldProperties } from '../database/tables/assets.table.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import type { WriteUnit } from '../database/writer/write-unit.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
@@ -26,6 +28,7 @@ const assetNotFound = (id: string) => new NotFoundError(`asset ${id} not found`)
 export class AssetsService {
   constructor(
     private readonly assets: AssetsRepository,
+    private readonly relations: RelationsRepository,
     private readonly writer: InventoryWriter,
   ) {}
 
@@ -82,14 +85,7 @@ export class AssetsService {
     const now = new Date();
     const asset: Asset = {
       id: uuidv7(),
-      name: dto.name,
-      ip: dto.ip ?? null,
-      type: dto.type ?? null,
-      vendor: dto.vendor ?? null,
-      model: dto.model ?? null,
-      riskScore: dto.risk_score ?? null,
-      site: dto.site ?? null,
-      osVersion: dto.os_version ?? null,
+      ...assetFieldProperties(dto, null),
       source: null,
       origin: 'manual',
       firstSeenAt: null,
@@ -105,15 +101,8 @@ export class AssetsService {
     });
   }
   async update(origin: ChangeOrigin, id: string, dto: UpdateAssetDto): Promise<AssetResponse> {
-    const changes: Partial<Asset> = { updatedAt: new Date() };
-    if (dto.name !== undefined) changes.name = dto.name;
-    if (dto.ip !== undefined) changes.ip = dto.ip;
-    if (dto.type !== undefined) changes.type = dto.type;
-    if (dto.vendor !== undefined) changes.vendor = dto.vendor;
-    if (dto.model !== undefined) changes.model = dto.model;
-    if (dto.risk_score !== undefined) changes.riskScore = dto.risk_score;
-    if (dto.site !== undefined) changes.site = dto.site;
-    if (dto.os_version !== undefined) changes.osVersion = dto.os_version;
+    // The fields present; null clears one.
+    const changes: Partial<Asset> = { ...assetFieldProperties(dto), updatedAt: new Date() };
     const updated = await this.writer.update(
       origin,
       'asset',
@@ -140,7 +129,7 @@ export class AssetsService {
       async (unit) => {
         const { manager } = unit;
         // Read first, so that the relations the cascade deletes are recorded too.
-        const relations = unit.recording ? await this.assets.relationsTouching(manager, id) : [];
+        const relations = unit.recording ? await this.relations.findTouching(manager, id) : [];
         await this.assets.delete(manager, id);
         unit.record(
           ...relations.map((relation): ChangeInput => ({

@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { PageQueryDto } from '../common/dto/page-query.dto.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
+import { AssetsRepository } from '../database/repositories/assets.repository.js';
 import { ChangesRepository, type ChangePage } from '../database/repositories/changes.repository.js';
 import type { ListChangesQueryDto } from './dto/list-changes-query.dto.js';
 
 /** The change history's lists (InventoryWriter writes its records, in the writes' transactions). */
 @Injectable()
 export class ChangesService {
-  constructor(private readonly changes: ChangesRepository) {}
+  constructor(
+    private readonly changes: ChangesRepository,
+    private readonly assets: AssetsRepository,
+  ) {}
 
   /** One page, newest first, and the filtered total. */
   list(query: ListChangesQueryDto): Promise<ChangePage> {
@@ -31,7 +35,7 @@ export class ChangesService {
    */
   async forAsset(id: string, paging: PageQueryDto): Promise<ChangePage> {
     const page = await this.changes.ofAsset(id, paging);
-    if (page.total === 0 && !(await this.changes.assetExists(id))) {
+    if (page.total === 0 && !(await this.assets.exists(id))) {
       throw new NotFoundError(`asset ${id} not found`);
     }
     return page;

@@ -1,5 +1,9 @@
 import type { Dialect, JsonEntry } from '../dialect/dialect.js';
+import type { InsertColumn } from '../ingest-sql.js';
 import { ASSET_FIELDS } from '../tables/assets.table.js';
+import { RELATION_COLUMNS } from '../tables/relations.table.js';
+import { SERVICE_COLUMNS } from '../tables/services.table.js';
+import { VULNERABILITY_COLUMNS } from '../tables/vulnerabilities.table.js';
 
 /**
  * The creations an ingestion records keep no copy of their object (`after` NULL): a hundred
@@ -14,6 +18,21 @@ import { ASSET_FIELDS } from '../tables/assets.table.js';
 
 export type CreatedObjectType = 'asset' | 'relation';
 
+/**
+ * The entries of an asset's list as the API shows them (its response DTOs name them as the
+ * entity's properties): every column but the asset's id, a date as its text.
+ */
+const listedFields = (
+  columns: Readonly<Record<string, InsertColumn>>,
+  dialect: Dialect,
+): [string, string][] =>
+  Object.entries(columns)
+    .filter(([property]) => property !== 'assetId')
+    .map(([property, { name, type }]) => [
+      property,
+      type === 'date' ? dialect.dateText(name) : name,
+    ]);
+
 /** An asset's row `x` as the API shows it as created (toAssetResponse). */
 const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
   // The API names these fields as their columns.
@@ -23,12 +42,7 @@ const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
     {
       from: 'FROM vulnerabilities WHERE asset_id = x.id',
       orderBy: ['id'],
-      fields: [
-        ['id', 'id'],
-        ['score', 'score'],
-        ['summary', 'summary'],
-        ['publishedDate', dialect.dateText('published_date')],
-      ],
+      fields: listedFields(VULNERABILITY_COLUMNS, dialect),
     },
   ],
   [
@@ -36,7 +50,7 @@ const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
     {
       from: 'FROM services WHERE asset_id = x.id',
       orderBy: ['port', 'protocol'],
-      fields: ['port', 'protocol', 'name', 'product', 'version'].map((column) => [column, column]),
+      fields: listedFields(SERVICE_COLUMNS, dialect),
     },
   ],
   ['origin', 'x.origin'],
@@ -51,17 +65,12 @@ const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
 ];
 
 /** A relation's row `x` as the API shows it as created (toRelationResponse). */
-const relationAsCreated = (dialect: Dialect): JsonEntry[] => [
-  ['id', 'x.id'],
-  ['sourceAssetId', 'x.source_asset_id'],
-  ['targetAssetId', 'x.target_asset_id'],
-  ['type', 'x.type'],
-  ['direction', 'x.direction'],
-  ['protocol', 'x.protocol'],
-  ['toPorts', 'x.to_ports'],
-  ['createdAt', dialect.isoTimestamp('x.created_at')],
-  ['updatedAt', dialect.isoTimestamp('x.created_at')],
-];
+const relationAsCreated = (dialect: Dialect): JsonEntry[] =>
+  Object.entries(RELATION_COLUMNS).map(([property, { name, type }]): JsonEntry => [
+    property,
+    // As created, it was last updated when it was created.
+    type === 'timestamptz' ? dialect.isoTimestamp('x.created_at') : `x.${name}`,
+  ]);
 
 /** The object of `objectType` whose id is `idColumn`, as created: JSON text, NULL if none. */
 function asCreated(dialect: Dialect, objectType: CreatedObjectType, idColumn: string): string {

@@ -4,7 +4,6 @@ import type { EntityManager } from 'typeorm';
 import { AppDataSource } from '../app-data-source.js';
 import { Dialect, type AssetSearchIndex } from '../dialect/dialect.js';
 import { Asset } from '../entities/asset.entity.js';
-import { Relation } from '../entities/relation.entity.js';
 import { Service } from '../entities/service.entity.js';
 import { runNamed, type ReadOptions } from '../sql-reads.js';
 import type { AssetSourceRow } from '../tables/asset-sources.table.js';
@@ -291,6 +290,11 @@ export class AssetsRepository {
     return parts;
   }
 
+  /** Whether an asset with this id is stored. */
+  exists(id: string): Promise<boolean> {
+    return this.dataSource.manager.existsBy(Asset, { id });
+  }
+
   /** The asset's row, as `manager` (a write unit's, or the service's own) sees it, if any. */
   async find(id: string, manager = this.dataSource.manager): Promise<StoredAssetRow | null> {
     const [row] = await this.run<StoredAssetRow>(SELECT_ASSET, { id }, manager, {
@@ -355,13 +359,6 @@ export class AssetsRepository {
    */
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(Asset).delete({ id });
-  }
-
-  /** The relations from or to the asset, in id order: those its delete takes with it. */
-  relationsTouching(manager: EntityManager, id: string): Promise<Relation[]> {
-    return manager
-      .getRepository(Relation)
-      .find({ where: [{ sourceAssetId: id }, { targetAssetId: id }], order: { id: 'ASC' } });
   }
 
   /** Inserts an asset's services (a validated list), many rows to each statement. */

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, LessThan } from 'typeorm';
 import { AppDataSource } from '../app-data-source.js';
 import { Dialect } from '../dialect/dialect.js';
-import { Asset } from '../entities/asset.entity.js';
 import { ChangeSet } from '../entities/change-set.entity.js';
 import { Change, type ChangeObjectType, type ChangeRow } from '../entities/change.entity.js';
 import { afterColumn } from '../history/creation-sql.js';
@@ -131,14 +130,6 @@ export class ChangesRepository {
       ? { changes: rows as ChangeRow[], total: Number(rows[0][TOTAL]) }
       : // Past the end, or none: the total counted on its own.
         this.page(OF_ASSET, { id }, paging);
-  }
-
-  /**
-   * Whether an asset with this id is stored: for an asset's history, which outlives it. (An
-   * assets' query: it belongs to their repository.)
-   */
-  assetExists(id: string): Promise<boolean> {
-    return this.dataSource.manager.existsBy(Asset, { id });
   }
 
   /**

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { ENTITIES } from '../entities.js';
 import { Asset } from '../entities/asset.entity.js';
-import { ASSET_COLUMNS, ASSET_FIELDS, ASSET_INSERT_COLUMNS } from './assets.table.js';
+import {
+  ASSET_COLUMNS,
+  ASSET_FIELDS,
+  ASSET_INSERT_COLUMNS,
+  assetFieldProperties,
+} from './assets.table.js';
 
 describe('the assets table', () => {
   const dataSource = new DataSource({
@@ -45,5 +50,22 @@ describe('the assets table', () => {
       'site',
       'os_version',
     ]);
+  });
+
+  it("maps the fields an item carries to the entity's properties, null clearing one", () => {
+    expect(assetFieldProperties({ risk_score: 40, os_version: null })).toEqual({
+      riskScore: 40,
+      osVersion: null,
+    });
+    expect(assetFieldProperties({ name: 'fw-1', ip: '10.0.0.1' }, null)).toEqual({
+      name: 'fw-1',
+      ip: '10.0.0.1',
+      type: null,
+      vendor: null,
+      model: null,
+      riskScore: null,
+      site: null,
+      osVersion: null,
+    });
   });
 });

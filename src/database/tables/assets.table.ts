@@ -55,6 +55,33 @@ export type AssetFieldValues = {
   [P in FieldProperty as (typeof ASSET_COLUMNS)[P]['name']]: Asset[P];
 };
 
+/** The entity's properties of the fields an item sets. */
+export type AssetFieldProperties = Pick<Asset, FieldProperty>;
+
+/**
+ * The entity's properties of the fields `values` carries, keyed by property: what a write of
+ * them changes. With `absent` null, every field it leaves out is null (a new asset's).
+ */
+export function assetFieldProperties(
+  values: Partial<AssetFieldValues>,
+  absent: null,
+): AssetFieldProperties;
+export function assetFieldProperties(
+  values: Partial<AssetFieldValues>,
+): Partial<AssetFieldProperties>;
+export function assetFieldProperties(
+  values: Partial<AssetFieldValues>,
+  absent?: null,
+): Partial<AssetFieldProperties> {
+  const properties: Partial<Record<FieldProperty, unknown>> = {};
+  for (const property of FIELD_PROPERTIES) {
+    const value = values[ASSET_COLUMNS[property].name];
+    if (value !== undefined) properties[property] = value;
+    else if (absent === null) properties[property] = null;
+  }
+  return properties as Partial<AssetFieldProperties>;
+}
+
 /** An assets row as raw SQL reads it (`SELECT *`), its timestamps as the driver gives them. */
 export type StoredAssetRow = RowOf<Asset, typeof ASSET_COLUMNS>;
 

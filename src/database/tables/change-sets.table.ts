@@ -17,7 +17,9 @@ export const CHANGE_SET_COLUMNS = {
   [P in keyof ChangeSet]-?: P extends 'actor' ? typeof ACTOR_COLUMNS : InsertColumn;
 };
 
-/** The columns a write's origin sets, in the table's order (the id is generated). */
-export const CHANGE_SET_INSERT_COLUMNS: InsertColumn[] = flatColumns<InsertColumn>(
-  CHANGE_SET_COLUMNS,
-).filter((column) => column !== CHANGE_SET_COLUMNS.id);
+/** The columns of a write's origin: all but the generated id, in the table's order. */
+export const CHANGE_SET_ORIGIN_COLUMNS = (({ id: _id, ...origin }) => origin)(CHANGE_SET_COLUMNS);
+
+/** The columns a change set's insert writes, in the table's order. */
+export const CHANGE_SET_INSERT_COLUMNS: InsertColumn[] =
+  flatColumns<InsertColumn>(CHANGE_SET_ORIGIN_COLUMNS);

@@ -1,6 +1,6 @@
 import type { Relation } from '../entities/relation.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-import { text, timestamp } from './column-table.js';
+import { text, timestamp, type RowOf } from './column-table.js';
 
 /**
  * The relations table: the column of each property of the entity (its asset references aside),
@@ -22,3 +22,20 @@ export const RELATION_COLUMNS = {
 
 /** Every column, in the table's order: what an insert of a whole row writes. */
 export const RELATION_INSERT_COLUMNS: InsertColumn[] = Object.values(RELATION_COLUMNS);
+
+/** A whole relations row as raw SQL reads it (`SELECT *`), its timestamps as the driver gives them. */
+export type StoredRelationRow = RowOf<Relation, typeof RELATION_COLUMNS>;
+
+/**
+ * A relations row without its timestamps, as an ingestion reads and writes it: its direction
+ * is the text the payload and the table hold.
+ */
+export type IngestedRelationRow = Omit<
+  StoredRelationRow,
+  'created_at' | 'updated_at' | 'direction'
+> & { direction: string };
+
+/** The columns of an IngestedRelationRow, in the table's order. */
+export const RELATION_ROW_COLUMNS = RELATION_INSERT_COLUMNS.filter(
+  ({ type }) => type !== 'timestamptz',
+).map(({ name }) => name);

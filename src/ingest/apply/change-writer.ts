@@ -9,7 +9,6 @@ import {
   type ChangeOrigin,
 } from '../../database/history/change-origin.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
-import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import { chunks, idsPerStatement, type IngestSql } from '../../database/ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
@@ -54,7 +53,7 @@ function relationResponse(row: StoredRelationRow) {
     sourceAssetId: row.source_asset_id,
     targetAssetId: row.target_asset_id,
     type: row.type,
-    direction: row.direction as RelationDirection,
+    direction: row.direction,
     protocol: row.protocol,
     toPorts: row.to_ports,
     createdAt: new Date(isoTimestamp(row.created_at)),

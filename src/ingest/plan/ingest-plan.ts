@@ -1,5 +1,6 @@
 import type { AssetRow } from '../../assets/asset-rows.js';
 import type { ItemNamer } from '../ingest-payload.js';
+import type { IngestedRelationRow } from '../../database/tables/relations.table.js';
 
 /** What each stage's plan adds to the answer's stats. */
 export interface IngestCounts {
@@ -62,12 +63,4 @@ export interface StoredSources {
 }
 
 /** A relations row as the plan reads and writes it. */
-export interface RelationRow {
-  id: string;
-  source_asset_id: string;
-  target_asset_id: string;
-  type: string;
-  direction: string;
-  protocol: string | null;
-  to_ports: string | null;
-}
+export type RelationRow = IngestedRelationRow;

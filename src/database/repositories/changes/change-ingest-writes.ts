@@ -6,21 +6,19 @@ import {
   type CreatedObjectType,
 } from '../../history/creation-sql.js';
 import { RecordIds } from '../../history/record-ids.js';
-import { placeholders, type IngestSql, type InsertColumn } from '../../ingest-sql.js';
+import { placeholders, type IngestSql } from '../../ingest-sql.js';
+import {
+  CHANGE_SET_INSERT_COLUMNS,
+  CHANGE_SET_ORIGIN_COLUMNS,
+} from '../../tables/change-sets.table.js';
+import { CHANGE_INSERT_COLUMNS } from '../../tables/changes.table.js';
+import { boundValue, rowValues } from '../../tables/column-table.js';
 
-const text = (name: string): InsertColumn => ({ name, type: 'text' });
-const CHANGE_COLUMNS: InsertColumn[] = [
-  text('id'),
-  { name: 'time', type: 'timestamptz' },
-  ...['action', 'object_type', 'object_id', 'before', 'after'].map(text),
-  { name: 'change_set_id', type: 'integer' },
-];
+/** The record columns every creation statement writes (Dialect.createdRecordsSelect), in the table's order. */
+const CHANGE_INSERT = `INSERT INTO changes (${CHANGE_INSERT_COLUMNS.map(({ name }) => name).join(', ')})`;
 
-/** The record columns every creation statement writes, in this order. */
-const CHANGE_INSERT = `INSERT INTO changes (id, time, action, object_type, object_id, change_set_id, before, after)`;
-
-/** The run's change set: actor (user id, email, key id, key prefix), request id, run id. */
-const CHANGE_SET_INSERT = `INSERT INTO change_sets (actor_user_id, actor_email, actor_api_key_id, actor_api_key_prefix, request_id, run_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`;
+/** The run's change set: its origin (actor, request id, run id). */
+const CHANGE_SET_INSERT = `INSERT INTO change_sets (${CHANGE_SET_INSERT_COLUMNS.map(({ name }) => name).join(', ')}) VALUES (${placeholders(CHANGE_SET_INSERT_COLUMNS)}) RETURNING id`;
 
 /**
  * The statement recording the creation of the `table` rows whose ids are its last parameters
@@ -54,15 +52,10 @@ export class ChangeIngestWrites {
 
   /** Writes the run's change set (actor, request and run); answers its id. */
   async changeSet(origin: ChangeOrigin): Promise<number> {
-    const { actor, requestId, runId } = changeSetOf(origin);
-    const [row] = await this.sql.all<{ id: number | string }>(CHANGE_SET_INSERT, [
-      actor.userId,
-      actor.email,
-      actor.apiKeyId,
-      actor.apiKeyPrefix,
-      requestId,
-      runId,
-    ]);
+    const values = rowValues(CHANGE_SET_ORIGIN_COLUMNS, changeSetOf(origin), (column, value) =>
+      boundValue(this.sql, column, value),
+    );
+    const [row] = await this.sql.all<{ id: number | string }>(CHANGE_SET_INSERT, values);
     return Number(row.id);
   }
 
@@ -115,10 +108,10 @@ export class ChangeIngestWrites {
       input.action,
       input.objectType,
       input.objectId,
+      changeSetId,
       input.before === null ? null : JSON.stringify(input.before),
       input.after === null ? null : JSON.stringify(input.after),
-      changeSetId,
     ]);
-    await this.sql.insert('changes', CHANGE_COLUMNS, rows);
+    await this.sql.insert('changes', CHANGE_INSERT_COLUMNS, rows);
   }
 }

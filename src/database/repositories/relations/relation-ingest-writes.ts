@@ -1,14 +1,6 @@
-import { placeholders, type IngestSql, type InsertColumn } from '../../ingest-sql.js';
-import type { IngestedRelationRow } from './relation-stored-rows.js';
+import { placeholders, type IngestSql } from '../../ingest-sql.js';
+import { RELATION_INSERT_COLUMNS, type IngestedRelationRow } from '../../tables/relations.table.js';
 
-const text = (name: string): InsertColumn => ({ name, type: 'text' });
-const RELATION_COLUMNS: InsertColumn[] = [
-  ...['id', 'source_asset_id', 'target_asset_id', 'type', 'direction', 'protocol', 'to_ports'].map(
-    text,
-  ),
-  { name: 'created_at', type: 'timestamptz' },
-  { name: 'updated_at', type: 'timestamptz' },
-];
 const RELATION_UPSERT =
   'ON CONFLICT (id) DO UPDATE SET direction = excluded.direction, protocol = excluded.protocol, to_ports = excluded.to_ports, updated_at = excluded.updated_at';
 
@@ -40,20 +32,20 @@ export class RelationIngestWrites {
 
   /** New relations. */
   async insert(relations: readonly IngestedRelationRow[]): Promise<void> {
-    await this.sql.insert('relations', RELATION_COLUMNS, mapped(relations, this.row));
+    await this.sql.insert('relations', RELATION_INSERT_COLUMNS, mapped(relations, this.row));
   }
 
   /** Matched relations written again: their direction, protocol and ports. */
   async upsert(relations: readonly IngestedRelationRow[]): Promise<void> {
     await this.sql.insert(
       'relations',
-      RELATION_COLUMNS,
+      RELATION_INSERT_COLUMNS,
       mapped(relations, this.row),
       RELATION_UPSERT,
     );
   }
 
-  /** A relation's row in RELATION_COLUMNS' order. */
+  /** A relation's row in RELATION_INSERT_COLUMNS' order. */
   private readonly row = (relation: IngestedRelationRow): unknown[] => [
     relation.id,
     relation.source_asset_id,

@@ -1,24 +1,13 @@
 import { placeholders, selectIn, type IngestLookups } from '../../ingest-sql.js';
+import {
+  RELATION_ROW_COLUMNS,
+  type IngestedRelationRow,
+  type StoredRelationRow,
+} from '../../tables/relations.table.js';
 
-/** A relations row as an ingestion reads and writes it. */
-export interface IngestedRelationRow {
-  id: string;
-  source_asset_id: string;
-  target_asset_id: string;
-  type: string;
-  direction: string;
-  protocol: string | null;
-  to_ports: string | null;
-}
+export type { IngestedRelationRow, StoredRelationRow };
 
-/** A whole relations row (`SELECT *`), its timestamps as the driver gives them. */
-export interface StoredRelationRow extends IngestedRelationRow {
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-const RELATION_SELECT =
-  'SELECT id, source_asset_id, target_asset_id, type, direction, protocol, to_ports FROM relations';
+const RELATION_SELECT = `SELECT ${RELATION_ROW_COLUMNS.join(', ')} FROM relations`;
 const TOUCHING = (list: string) =>
   `WHERE source_asset_id IN (${list}) OR target_asset_id IN (${list})`;
 
