@@ -2,7 +2,11 @@ import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { fieldSchema, type FieldRule } from '../../common/field-rules/field-rule.js';
 import { FieldsClass } from '../../common/field-rules/fields-class.js';
 import { ASSET_FIELD_RULES, ASSET_ID_RULE } from '../../common/field-rules/inventory-fields.js';
-import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
+import {
+  ASSET_FIELDS,
+  type AssetField,
+  type AssetFieldValues,
+} from '../../database/tables/assets.table.js';
 import { isoTimestamp, isoTimestampOrNull } from '../../database/timestamps.js';
 import type { StoredAssetRow } from '../asset-rows.js';
 import { ASSET_ORIGINS, type AssetOrigin } from '../../common/field-rules/inventory-values.js';
@@ -30,11 +34,10 @@ const answerField = (rule: FieldRule, field: string) =>
   } as ApiPropertyOptions);
 
 /** The id, then every field of the assets table, then what the service keeps beside them. */
-export class AssetResponse extends FieldsClass<{ id: string } & AssetFieldValues>(
-  ['id', ...ASSET_FIELDS],
-  { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES },
-  answerField,
-) {
+export class AssetResponse extends FieldsClass<
+  { id: string } & AssetFieldValues,
+  'id' | AssetField
+>(['id', ...ASSET_FIELDS], { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES }, answerField) {
   @ApiProperty({
     type: String,
     nullable: true,

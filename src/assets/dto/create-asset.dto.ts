@@ -3,7 +3,11 @@ import { Field } from '../../common/field-rules/field.decorator.js';
 import { FieldsClass } from '../../common/field-rules/fields-class.js';
 import { ASSET_FIELD_RULES } from '../../common/field-rules/inventory-fields.js';
 import { IsServiceList } from '../../common/validators/service-list.validator.js';
-import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
+import {
+  ASSET_FIELDS,
+  type AssetField,
+  type AssetFieldValues,
+} from '../../database/tables/assets.table.js';
 import { ServiceInput } from './service-input.dto.js';
 
 /** The asset's fields as a request writes them: the name is required, the rest optional. */
@@ -14,7 +18,7 @@ export type AssetFieldsInput = Partial<AssetFieldValues> & Pick<AssetFieldValues
  * `sources` and the sightings are not writable here: ingestion writes them; `origin` is set
  * once, when the asset is created.
  */
-export class CreateAssetDto extends FieldsClass<AssetFieldsInput>(
+export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
   ASSET_FIELDS,
   ASSET_FIELD_RULES,
   (rule) => Field(rule),

@@ -1,4 +1,3 @@
-import type { AssetField } from '../../database/tables/assets.table.js';
 import { MAX_ASSET_ID_LENGTH } from './inventory-values.js';
 import { SERVICE_PROTOCOLS } from './inventory-values.js';
 import { RelationDirection } from './inventory-values.js';
@@ -11,7 +10,6 @@ import {
   optionalTextRule,
   portListRule,
   textRule,
-  type FieldRule,
 } from './field-rule.js';
 
 /*
@@ -23,9 +21,10 @@ import {
 export const ASSET_ID_RULE = textRule(1, MAX_ASSET_ID_LENGTH, { printable: true, example: 'fw-1' });
 
 /**
- * The rule of every field an asset's item sets (the assets table's fields, which the compiler
- * holds this to): the REST DTOs, the ingestion's checks and the OpenAPI schemas of a request
- * and of an asset are made from it, field by field, in this order.
+ * The rule of every field an asset's item sets (the assets table's fields: the DTOs made from
+ * them and the ingestion's checks fail to compile when one has no rule here). The REST DTOs,
+ * the ingestion's checks and the OpenAPI schemas of a request and of an asset are made from
+ * it, field by field.
  */
 export const ASSET_FIELD_RULES = {
   name: textRule(1, 255, { example: 'core-switch' }),
@@ -41,7 +40,7 @@ export const ASSET_FIELD_RULES = {
   risk_score: integerRule(0, 100, { nullable: true, example: 40 }),
   site: optionalTextRule(255, { example: 'paris' }),
   os_version: optionalTextRule(255, { example: 'IOS-XE 17.9' }),
-} satisfies { [F in AssetField]: FieldRule };
+};
 
 /**
  * The name of an ingestion feed: the ingestion's `options.source`, an entry of an asset's

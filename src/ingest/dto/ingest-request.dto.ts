@@ -8,7 +8,11 @@ import {
 } from '../../common/field-rules/inventory-fields.js';
 import { ServiceInput } from '../../assets/dto/service-input.dto.js';
 import { FieldsClass } from '../../common/field-rules/fields-class.js';
-import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
+import {
+  ASSET_FIELDS,
+  type AssetField,
+  type AssetFieldValues,
+} from '../../database/tables/assets.table.js';
 import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import { INGEST_MODES, type IngestMatchKey, type IngestMode } from '../ingest-payload.js';
 
@@ -123,10 +127,11 @@ const ITEM_FIELD_NOTES: Record<string, ApiPropertyOptions> = {
  * The id, then every field of the assets table, documented from its rule. Only the fields present
  * change when the item updates a stored asset.
  */
-export class IngestAssetDto extends FieldsClass<{ id?: string } & Partial<AssetFieldValues>>(
-  ['id', ...ASSET_FIELDS],
-  { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES },
-  (rule, field) => itemField(rule, ITEM_FIELD_NOTES[field]),
+export class IngestAssetDto extends FieldsClass<
+  { id?: string } & Partial<AssetFieldValues>,
+  'id' | AssetField
+>(['id', ...ASSET_FIELDS], { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES }, (rule, field) =>
+  itemField(rule, ITEM_FIELD_NOTES[field]),
 ) {
   @ApiPropertyOptional({
     type: () => [IngestVulnerabilityDto],
