@@ -1,3 +1,4 @@
+import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import type { PlanContext, StoredAsset } from './ingest-plan.js';
 
@@ -7,18 +8,17 @@ export function testContext(source: string | null = null, matchByIp = true): Pla
   return { source, matchByIp, newId: () => `new-${++next}` };
 }
 
-/** A stored asset as a merge reads it; `seen: 0` unless given (never named with a source). */
+/**
+ * A stored asset as a merge reads it: its fields null but its name (its id); `seen: 0` unless
+ * given (never named with a source).
+ */
 export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): StoredAsset {
   return {
+    ...(Object.fromEntries(
+      ASSET_FIELDS.map((field) => [field, null]),
+    ) as unknown as AssetFieldValues),
     id,
     name: id,
-    ip: null,
-    type: null,
-    vendor: null,
-    model: null,
-    risk_score: null,
-    site: null,
-    os_version: null,
     source: null,
     seen: 0,
     ...fields,
