@@ -43,7 +43,7 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
   const params = [];
   if (term && db.kind === 'sqlite' && [...term].length >= 3) {
     // SQLite's trigram table of the lowered columns, for a term with trigrams: the matches found
-    // once into a temporary table, then counted and probed (src/assets/sqlite-search-matches.ts).
+    // once into a temporary table, then counted and probed (src/database/sqlite/sqlite-search-matches.ts).
     conditions.push('assets.rowid IN (SELECT r FROM temp.search_matches)');
     params.push(`"${term.replace(/"/g, '""')}"`);
   } else if (term) {
