@@ -22,7 +22,8 @@ const DATABASE_CHECKS = [
 ];
 // Every query is its table's repository's (src/database/repositories/): features call them.
 const SQL_TEXT = String.raw`/\b(SELECT|INSERT INTO|DELETE FROM|WITH RECURSIVE|UPDATE \S+ SET)\b/`;
-const QUERIES_MESSAGE = "Queries are the data layer's: call its repository (src/database/repositories/).";
+const QUERIES_MESSAGE =
+  "Queries are the data layer's: call its repository (src/database/repositories/).";
 const QUERIES = [
   { selector: `Literal[value=${SQL_TEXT}]`, message: QUERIES_MESSAGE },
   { selector: `TemplateElement[value.raw=${SQL_TEXT}]`, message: QUERIES_MESSAGE },
