@@ -105,31 +105,25 @@ export interface AssetDetails {
   sources: string[];
 }
 
-/** The row's id and fields, in the table's order. */
-function assetFieldValues(row: StoredAssetRow): { id: string } & AssetFieldValues {
-  const values: Record<string, unknown> = { id: row.id };
-  for (const field of ASSET_FIELDS) values[field] = row[field];
-  return values as { id: string } & AssetFieldValues;
-}
-
 /**
  * The one mapping of a stored asset to its answer, from a row as raw SQL reads it, with its
- * lists read beside it.
+ * lists read beside it. One object, its properties set in the answer's order: spreading an
+ * object built field by field into a literal takes V8's slow path, for every asset of a page.
  */
 export function toAssetResponse(
   row: StoredAssetRow,
   { vulnerabilities, services, sources }: AssetDetails,
 ): AssetResponse {
-  return {
-    ...assetFieldValues(row),
-    source: row.source,
-    vulnerabilities,
-    services,
-    origin: row.origin,
-    sources,
-    firstSeenAt: isoTimestampOrNull(row.first_seen_at),
-    lastSeenAt: isoTimestampOrNull(row.last_seen_at),
-    createdAt: isoTimestamp(row.created_at),
-    updatedAt: isoTimestamp(row.updated_at),
-  };
+  const response: Record<string, unknown> = { id: row.id };
+  for (const field of ASSET_FIELDS) response[field] = row[field];
+  response.source = row.source;
+  response.vulnerabilities = vulnerabilities;
+  response.services = services;
+  response.origin = row.origin;
+  response.sources = sources;
+  response.firstSeenAt = isoTimestampOrNull(row.first_seen_at);
+  response.lastSeenAt = isoTimestampOrNull(row.last_seen_at);
+  response.createdAt = isoTimestamp(row.created_at);
+  response.updatedAt = isoTimestamp(row.updated_at);
+  return response as unknown as AssetResponse;
 }
