@@ -8,7 +8,7 @@ import {
   type AssetFieldValues,
 } from '../../database/tables/assets.table.js';
 import { isoTimestamp, isoTimestampOrNull } from '../../database/timestamps.js';
-import type { StoredAssetRow } from '../asset-rows.js';
+import type { StoredAssetRow } from '../../database/tables/assets.table.js';
 import { ASSET_ORIGINS, type AssetOrigin } from '../../common/field-rules/inventory-values.js';
 import { ServiceResponse } from './service-response.dto.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ServiceRow } from '../asset-rows.js';
+import type { ServiceRow } from '../../database/tables/services.table.js';
 import {
   SERVICE_PROTOCOLS,
   type ServiceProtocol,

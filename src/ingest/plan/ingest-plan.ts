@@ -1,4 +1,4 @@
-import type { AssetRow } from '../../assets/asset-rows.js';
+import type { AssetRow } from '../../database/tables/assets.table.js';
 import type { ItemNamer } from '../ingest-payload.js';
 import type { IngestedRelationRow } from '../../database/tables/relations.table.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { ServiceRow } from '../../database/tables/services.table.js';
+import type { VulnerabilityRow } from '../../database/tables/vulnerabilities.table.js';
 import { ConflictError } from '../../common/errors/conflict.error.js';
 import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';

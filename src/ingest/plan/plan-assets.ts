@@ -1,4 +1,5 @@
-import type { AssetRow, ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { ServiceRow } from '../../database/tables/services.table.js';
+import type { VulnerabilityRow } from '../../database/tables/vulnerabilities.table.js';
 import { ConflictError } from '../../common/errors/conflict.error.js';
 import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import {
@@ -9,7 +10,7 @@ import {
   type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
-import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
+import { ASSET_FIELDS, type AssetRow } from '../../database/tables/assets.table.js';
 
 /** A matched asset whose stored values change, with what they were (for the change list). */
 export interface AssetUpdate {

@@ -1,4 +1,5 @@
-import type { ServiceRow, VulnerabilityRow } from '../../assets/asset-rows.js';
+import type { ServiceRow } from '../../database/tables/services.table.js';
+import type { VulnerabilityRow } from '../../database/tables/vulnerabilities.table.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { RelationRow } from './ingest-plan.js';
 import { type AssetPlan, type AssetUpdate } from './plan-assets.js';
