@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { ServiceValues } from '../../common/field-rules/service-list.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import { AppDataSource } from '../app-data-source.js';
@@ -8,7 +9,7 @@ import { Service } from '../entities/service.entity.js';
 import { runNamed, type ReadOptions } from '../sql-reads.js';
 import type { AssetSourceRow } from '../tables/asset-sources.table.js';
 import type { StoredAssetRow } from '../tables/assets.table.js';
-import type { ServiceRow, ServiceValues } from '../tables/services.table.js';
+import type { ServiceRow } from '../tables/services.table.js';
 import type { VulnerabilityRow } from '../tables/vulnerabilities.table.js';
 import { SERVICES_SELECT, SOURCES_SELECT, VULNERABILITIES_SELECT } from './assets/asset-selects.js';
 import { walksSortIndex } from './assets/asset-search-plan.js';

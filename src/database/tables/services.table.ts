@@ -1,3 +1,4 @@
+import type { ServiceValues } from '../../common/field-rules/service-list.js';
 import type { Service } from '../entities/service.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
 import { integer, text, type RowOf } from './column-table.js';
@@ -21,9 +22,6 @@ export const SERVICE_INSERT_COLUMNS: InsertColumn[] = Object.values(SERVICE_COLU
 
 /** A services row, as raw SQL reads it. */
 export type ServiceRow = RowOf<Service, typeof SERVICE_COLUMNS>;
-
-/** A service's values beside its asset's id, as an item gives them. */
-export type ServiceValues = Omit<Service, 'assetId' | 'asset'>;
 
 /** An insert's row of `service`, in SERVICE_INSERT_COLUMNS' order. */
 export const serviceRow = (assetId: string, service: ServiceValues): unknown[] => [

@@ -1,11 +1,8 @@
+import type { ServiceValues } from '../../../common/field-rules/service-list.js';
 import { chunks, idsPerStatement, placeholders, type IngestSql } from '../../ingest-sql.js';
 import { ASSET_SOURCE_INSERT_COLUMNS } from '../../tables/asset-sources.table.js';
 import { ASSET_FIELDS, ASSET_INSERT_COLUMNS, type AssetRow } from '../../tables/assets.table.js';
-import {
-  SERVICE_INSERT_COLUMNS,
-  serviceRow,
-  type ServiceValues,
-} from '../../tables/services.table.js';
+import { SERVICE_INSERT_COLUMNS, serviceRow } from '../../tables/services.table.js';
 import {
   VULNERABILITY_INSERT_COLUMNS,
   vulnerabilityRow,
