@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Buffer } from 'node:buffer';
 import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
-import type { AssetSortField } from './dto/list-assets-query.dto.js';
+import type { AssetSortField } from '../common/field-rules/inventory-values.js';
 
 const raw = (content: unknown) => Buffer.from(JSON.stringify(content)).toString('base64url');
 

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { MAX_ASSET_ID_LENGTH } from '../common/field-rules/inventory-values.js';
 import { InvalidInputError } from '../common/errors/invalid-input.error.js';
-import type { AssetSortField } from './dto/list-assets-query.dto.js';
+import type { AssetSortField } from '../common/field-rules/inventory-values.js';
 
 /**
  * Where a page of the list ends, for `after`: the sort it was taken in, the last asset's sort

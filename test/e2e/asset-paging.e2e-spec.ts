@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Buffer } from 'node:buffer';
 import { Asset } from '../../src/database/entities/asset.entity.js';
-import { ASSET_SORT_FIELDS } from '../../src/assets/dto/list-assets-query.dto.js';
+import { ASSET_SORT_FIELDS } from '../../src/common/field-rules/inventory-values.js';
 import { INGEST_PATH } from '../../src/ingest/ingest-route.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 import { testingPostgres } from '../support/test-database.js';

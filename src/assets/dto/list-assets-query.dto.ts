@@ -7,20 +7,10 @@ import {
   SERVICE_FIELDS,
   SOURCE_RULE,
 } from '../../common/field-rules/inventory-fields.js';
+import { ASSET_SORT_FIELDS } from '../../common/field-rules/inventory-values.js';
 import { DigitsToNumber } from '../../common/validators/query-integer.validator.js';
 import { IsOptionalText } from '../../common/validators/text.validator.js';
 
-export const ASSET_SORT_FIELDS = [
-  'name',
-  'ip',
-  'type',
-  'vendor',
-  'site',
-  'risk_score',
-  'createdAt',
-  'updatedAt',
-] as const;
-export type AssetSortField = (typeof ASSET_SORT_FIELDS)[number];
 // Room for a cursor of the longest sort key and id (base64url of JSON: 4/3 of its text, escapes).
 const MAX_CURSOR_LENGTH = 2048;
 const SORT_VALUES = ASSET_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);

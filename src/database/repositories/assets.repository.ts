@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AssetSortField } from '../../common/field-rules/inventory-values.js';
 import type { ServiceValues } from '../../common/field-rules/service-list.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
@@ -14,11 +15,7 @@ import type { VulnerabilityRow } from '../tables/vulnerabilities.table.js';
 import { SERVICES_SELECT, SOURCES_SELECT, VULNERABILITIES_SELECT } from './assets/asset-selects.js';
 import { walksSortIndex } from './assets/asset-search-plan.js';
 
-/** The list's sort fields (the API's names). */
-export type AssetListSort =
-  'name' | 'ip' | 'type' | 'vendor' | 'site' | 'risk_score' | 'createdAt' | 'updatedAt';
-
-const SORT_COLUMNS: Record<AssetListSort, string> = {
+const SORT_COLUMNS: Record<AssetSortField, string> = {
   name: 'name',
   ip: 'ip',
   type: 'type',
@@ -114,7 +111,7 @@ export interface AssetPageQuery {
   service?: string;
   /** A case-insensitive substring of a searched column (searchCondition). */
   search?: string;
-  sort: AssetListSort;
+  sort: AssetSortField;
   descending: boolean;
   /** The sort key (as text, null when missing) and id of the asset the page starts after. */
   after?: { key: string | null; id: string };
