@@ -1,13 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ChangesRetention } from './changes-retention.service.js';
 import { ChangesController } from './changes.controller.js';
 import { ChangesService } from './changes.service.js';
 
 /** The change history: its lists and its retention (InventoryWriter records the changes). */
-@Global()
 @Module({
   controllers: [ChangesController],
   providers: [ChangesService, ChangesRetention],
-  exports: [ChangesService],
 })
 export class ChangesModule {}
