@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AssetsModule } from './assets/assets.module.js';
+import { FindingsModule } from './findings/findings.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { ChangesModule } from './changes/changes.module.js';
 import { AccessGuard } from './common/guards/access.guard.js';
@@ -32,6 +33,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         AssetsModule,
+        FindingsModule,
         RelationsModule,
         GraphModule,
         DiagramsModule,

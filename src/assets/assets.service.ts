@@ -22,6 +22,7 @@ import { toServiceResponse } from './dto/service-response.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
 import { toVulnerabilityResponse } from './dto/vulnerability-response.dto.js';
 import { v7 as uuidv7 } from 'uuid';
+import { FindingListWriter } from '../findings/finding-list-writer.js';
 
 const assetNotFound = (id: string) => new NotFoundError(`asset ${id} not found`);
 
@@ -31,6 +32,7 @@ export class AssetsService {
     private readonly assets: AssetsRepository,
     private readonly relations: RelationsRepository,
     private readonly writer: InventoryWriter,
+    private readonly findingLists: FindingListWriter,
   ) {}
 
   /**
@@ -95,32 +97,39 @@ export class AssetsService {
       updatedAt: now,
     };
     // The asset, its services and the change record land together.
-    return this.writer.create(origin, 'asset', async ({ manager }) => {
+    return this.writer.create(origin, 'asset', async (unit) => {
+      const { manager } = unit;
       await this.assets.insert(manager, asset, dto.services ?? []);
+      if (dto.vulnerabilities)
+        await this.findingLists.write(unit, asset.id, dto.vulnerabilities, now);
       // Read back, so that every answer comes from a stored row through the one mapper.
       return (await this.find(asset.id, manager))!;
     });
   }
   async update(origin: ChangeOrigin, id: string, dto: UpdateAssetDto): Promise<AssetResponse> {
     // The fields present; null clears one.
-    const changes: Partial<Asset> = { ...assetFieldProperties(dto), updatedAt: new Date() };
+    const now = new Date();
+    const changes: Partial<Asset> = { ...assetFieldProperties(dto), updatedAt: now };
     const updated = await this.writer.update(
       origin,
       'asset',
       id,
       ({ manager }) => this.find(id, manager),
-      async ({ manager }) => {
+      async (unit) => {
+        const { manager } = unit;
         await this.assets.update(manager, id, changes);
-        // Present, the list replaces the stored one: both land with the asset's update, or neither.
+        // Present, a list replaces the stored one: all land with the asset's update, or none.
         if (dto.services !== undefined)
           await this.assets.replaceServices(manager, id, dto.services);
+        if (dto.vulnerabilities !== undefined)
+          await this.findingLists.write(unit, id, dto.vulnerabilities, now);
       },
     );
     if (updated === null) throw assetNotFound(id);
     return updated;
   }
 
-  /** Its vulnerabilities and every relation touching it go with it, by foreign key. */
+  /** Its findings and every relation touching it go with it, by foreign key. */
   async remove(origin: ChangeOrigin, id: string): Promise<void> {
     const removed = await this.writer.remove(
       origin,

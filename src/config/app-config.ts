@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import type { DueSeverity } from '../common/field-rules/finding-values.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -34,6 +35,8 @@ export interface AppConfig {
    * what the records cost; a service always keeps it on.
    */
   changeHistory: boolean;
+  /** Days from a finding's opening (or last reopening) to its due date, by severity. */
+  findingSlaDays: Record<DueSeverity, number>;
 }
 
 export interface MetricsConfig {
@@ -228,7 +231,47 @@ export function loadConfig(env: Env): AppConfig {
       keepAliveTimeoutSeconds: integer('HTTP_KEEP_ALIVE_TIMEOUT_S', 72, 1, 3600),
     },
     changeHistory: readChangeHistory(get('CHANGE_HISTORY'), fail),
+    findingSlaDays: readFindingSlaDays(get('FINDING_SLA_DAYS'), fail),
   };
+}
+
+const SLA_SEVERITIES: readonly DueSeverity[] = ['critical', 'high', 'medium', 'low'];
+const DEFAULT_SLA_DAYS: Record<DueSeverity, number> = {
+  critical: 15,
+  high: 30,
+  medium: 90,
+  low: 180,
+};
+
+/**
+ * FINDING_SLA_DAYS: `critical=15,high=30,medium=90,low=180` (the default). A severity left out
+ * keeps its default; each value is a whole number of days from 1 to 3650.
+ */
+function readFindingSlaDays(
+  value: string | undefined,
+  fail: (name: string, why: string) => never,
+): Record<DueSeverity, number> {
+  const days = { ...DEFAULT_SLA_DAYS };
+  if (value === undefined) return days;
+  const given = new Set<string>();
+  for (const entry of value.split(',')) {
+    const match = /^\s*([a-z]+)\s*=\s*(\d{1,4})\s*$/.exec(entry);
+    const severity = match?.[1] as DueSeverity | undefined;
+    if (!match || !SLA_SEVERITIES.includes(severity!)) {
+      fail(
+        'FINDING_SLA_DAYS',
+        `must be severity=days pairs separated by commas (critical, high, medium, low), got "${value}"`,
+      );
+    }
+    if (given.has(severity!)) fail('FINDING_SLA_DAYS', `names ${severity} twice`);
+    given.add(severity!);
+    const count = Number(match[2]);
+    if (count < 1 || count > 3650) {
+      fail('FINDING_SLA_DAYS', `${severity} must be from 1 to 3650 days, got ${count}`);
+    }
+    days[severity!] = count;
+  }
+  return days;
 }
 
 /** CHANGE_HISTORY: `on` (the default) or `off` (bench only). */

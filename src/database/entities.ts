@@ -1,7 +1,9 @@
 import { AssetSource } from './entities/asset-source.entity.js';
 import { Asset } from './entities/asset.entity.js';
 import { Service } from './entities/service.entity.js';
-import { Vulnerability } from './entities/vulnerability.entity.js';
+import { FindingPeriod } from './entities/finding-period.entity.js';
+import { FindingSource } from './entities/finding-source.entity.js';
+import { Finding } from './entities/finding.entity.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { User } from './entities/user.entity.js';
 import { ChangeSet } from './entities/change-set.entity.js';
@@ -17,7 +19,9 @@ export const ENTITIES = [
   ApiKey,
   Asset,
   AssetSource,
-  Vulnerability,
+  Finding,
+  FindingSource,
+  FindingPeriod,
   Service,
   Relation,
   Diagram,

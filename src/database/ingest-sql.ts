@@ -100,6 +100,12 @@ export interface IngestSql extends IngestLookups {
   ): Promise<number>;
 }
 
+/** IngestSql in a route's write unit: its queued statements carried out by `settle`. */
+export interface UnitSql extends IngestSql {
+  /** Once every queued statement is carried out; throws the first one's failure, if any. */
+  settle(): Promise<void>;
+}
+
 export function insertInto(table: string, columns: InsertColumn[]): string {
   return `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')})`;
 }

@@ -60,6 +60,8 @@ export interface IngestPayload {
   dryRun: boolean;
   /** The most assets the run may delete; null: no limit. */
   maxDeletions: number | null;
+  /** The most findings the run may fix; null: no limit. */
+  maxFixes: number | null;
   /** merge: whether an item without a stored id may match a stored asset by its ip. */
   matchByIp: boolean;
   /** Names items in errors. */

@@ -27,6 +27,7 @@ import { planRelations, relationKey, type RelationPlan } from './plan/plan-relat
 import {
   byId,
   checkMaxDeletions,
+  checkMaxFixes,
   planStaleAssets,
   planStaleRelations,
   type StaleAssetPlan,
@@ -180,6 +181,8 @@ export class IngestRun {
   private async takePlan(plan: AssetPlan, deferred: AssetPlan[] | null): Promise<void> {
     this.changes.addAssets(plan);
     addCounts(this.counts, plan.counts);
+    // Refused as soon as the count passes the limit: what was written rolls back with the run.
+    checkMaxFixes(this.counts.findingsFixed, this.payload.maxFixes);
     if (deferred) deferred.push(plan);
     else await this.writer?.assets(plan);
   }

@@ -73,6 +73,10 @@ function ApiScannerOptions() {
       type: 'integer',
       minimum: 0,
     }),
+    query('maxFixes', 'Refuse the run (409) when it would fix more findings.', {
+      type: 'integer',
+      minimum: 0,
+    }),
     query(
       'matchBy',
       '`id,ip` (default) or `id`: whether a host may match a stored asset by its ip.',
@@ -203,7 +207,7 @@ export class IngestController {
     },
     {
       status: 409,
-      description: `append mode: an item id is already stored; the run would delete more assets than options.maxDeletions (nothing written); or the first request with this ${IDEMPOTENCY_KEY_HEADER} is still running`,
+      description: `append mode: an item id is already stored; the run would delete more assets than options.maxDeletions, or fix more findings than options.maxFixes (nothing written); or the first request with this ${IDEMPOTENCY_KEY_HEADER} is still running`,
     },
     {
       status: 413,

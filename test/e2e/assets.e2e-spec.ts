@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AssetSource } from '../../src/database/entities/asset-source.entity.js';
 import { Asset } from '../../src/database/entities/asset.entity.js';
-import { Vulnerability } from '../../src/database/entities/vulnerability.entity.js';
+import { randomUUID } from 'node:crypto';
+import { severityOf } from '../../src/common/field-rules/finding-values.js';
+import { Finding } from '../../src/database/entities/finding.entity.js';
 import { Relation } from '../../src/database/entities/relation.entity.js';
 import { RelationDirection } from '../../src/common/field-rules/inventory-values.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
@@ -299,15 +301,31 @@ describe('assets', () => {
       await markIngested(t, a.id, ['feed-1', 'feed-2']);
       await markIngested(t, b.id, ['feed-1']);
       await t.seed(() =>
-        t.dataSource.getRepository(Vulnerability).insert([
+        t.dataSource.getRepository(Finding).insert([
           {
+            id: randomUUID(),
             assetId: a.id,
-            id: 'CVE-2024-0001',
+            vulnId: 'CVE-2024-0001',
             score: 7.5,
+            severity: severityOf(7.5),
             summary: 's',
             publishedDate: '2024-01-02',
+            status: 'open' as const,
+            firstSeenAt: new Date(),
+            lastSeenAt: new Date(),
           },
-          { assetId: b.id, id: 'CVE-2024-0002', score: 5, summary: null, publishedDate: null },
+          {
+            id: randomUUID(),
+            assetId: b.id,
+            vulnId: 'CVE-2024-0002',
+            score: 5,
+            severity: severityOf(5),
+            summary: null,
+            publishedDate: null,
+            status: 'open' as const,
+            firstSeenAt: new Date(),
+            lastSeenAt: new Date(),
+          },
         ]),
       );
       const now = new Date();
@@ -334,7 +352,7 @@ describe('assets', () => {
       expect(response.status).toBe(204);
       expect(response.body).toBeUndefined();
       expect((await t.request('GET', `/api/assets/${a.id}`, { token: viewer })).status).toBe(404);
-      const vulnerabilities = await t.dataSource.getRepository(Vulnerability).find();
+      const vulnerabilities = await t.dataSource.getRepository(Finding).find();
       expect(vulnerabilities.map((v) => v.assetId)).not.toContain(a.id);
       expect(vulnerabilities.map((v) => v.assetId)).toContain(b.id);
       const relations = await t.dataSource.query<{ id: string }[]>('SELECT id FROM relations');
@@ -377,12 +395,17 @@ describe('assets', () => {
     it('carries the vulnerabilities', async () => {
       const created = await create({ name: 'vulnerable' });
       await t.seed(() =>
-        t.dataSource.getRepository(Vulnerability).insert({
+        t.dataSource.getRepository(Finding).insert({
+          id: randomUUID(),
           assetId: created.id,
-          id: 'CVE-2023-1234',
+          vulnId: 'CVE-2023-1234',
           score: 9.8,
+          severity: severityOf(9.8),
           summary: 'remote code execution',
           publishedDate: '2023-06-01',
+          status: 'open' as const,
+          firstSeenAt: new Date(),
+          lastSeenAt: new Date(),
         }),
       );
       const response = await t.request('GET', `/api/assets/${created.id}`, { token: viewer });

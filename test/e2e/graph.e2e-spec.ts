@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Asset } from '../../src/database/entities/asset.entity.js';
-import { Vulnerability } from '../../src/database/entities/vulnerability.entity.js';
+import { randomUUID } from 'node:crypto';
+import { Finding } from '../../src/database/entities/finding.entity.js';
 import { Relation } from '../../src/database/entities/relation.entity.js';
 import { RelationDirection } from '../../src/common/field-rules/inventory-values.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
@@ -124,12 +125,17 @@ describe('graph queries', () => {
   describe('GET /api/assets/:id/graph', () => {
     it('answers the asset and its neighbours one hop away by default, as the API shows them', async () => {
       await t.seed(() =>
-        t.dataSource.getRepository(Vulnerability).insert({
+        t.dataSource.getRepository(Finding).insert({
+          id: randomUUID(),
           assetId: 'n1',
-          id: 'CVE-2024-3400',
+          vulnId: 'CVE-2024-3400',
           score: 10,
+          severity: 'critical',
           summary: null,
           publishedDate: null,
+          status: 'open',
+          firstSeenAt: new Date(),
+          lastSeenAt: new Date(),
         }),
       );
       const body = await ok('/api/assets/n0/graph');

@@ -12,6 +12,9 @@ interface Stats {
   relationsUnchanged: number;
   relationsDeleted: number;
   vulnerabilities: number;
+  findingsOpened: number;
+  findingsReopened: number;
+  findingsFixed: number;
 }
 
 const NO_CHANGE: Stats = {
@@ -24,6 +27,9 @@ const NO_CHANGE: Stats = {
   relationsUnchanged: 0,
   relationsDeleted: 0,
   vulnerabilities: 0,
+  findingsOpened: 0,
+  findingsReopened: 0,
+  findingsFixed: 0,
 };
 
 describe('ingestion semantics', () => {
@@ -36,7 +42,12 @@ describe('ingestion semantics', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ success: true, dryRun: false });
     expect(response.body.runId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(Object.keys(response.body.changes)).toEqual(['assets', 'relations', 'truncated']);
+    expect(Object.keys(response.body.changes)).toEqual([
+      'assets',
+      'relations',
+      'findings',
+      'truncated',
+    ]);
     const { duration, ...stats } = response.body.stats;
     expect(duration).toMatch(/^\d+ms$/);
     return stats as Stats;
@@ -108,6 +119,7 @@ describe('ingestion semantics', () => {
         ...NO_CHANGE,
         assetsCreated: 3,
         relationsCreated: 2,
+        findingsOpened: 2,
         vulnerabilities: 2,
       });
       const stored = await byName();
@@ -213,7 +225,13 @@ describe('ingestion semantics', () => {
         await ingest({
           assets: [{ id: 'ext-fw', vulnerabilities: [{ id: 'CVE-2025-9999', score: 5.5 }] }],
         }),
-      ).toEqual({ ...NO_CHANGE, assetsUpdated: 1, vulnerabilities: 1 });
+      ).toEqual({
+        ...NO_CHANGE,
+        assetsUpdated: 1,
+        vulnerabilities: 1,
+        findingsOpened: 1,
+        findingsFixed: 2,
+      });
       expect((await byName()).get('fw')!.vulnerabilities).toEqual([
         { id: 'CVE-2025-9999', score: 5.5, summary: null, publishedDate: null },
       ]);
@@ -367,6 +385,7 @@ describe('ingestion semantics', () => {
         ...NO_CHANGE,
         assetsCreated: 2,
         assetsDeleted: 4,
+        findingsOpened: 1,
         relationsCreated: 1,
         relationsDeleted: 2,
         vulnerabilities: 1,

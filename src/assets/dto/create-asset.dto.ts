@@ -3,19 +3,21 @@ import { Field } from '../../common/field-rules/field.decorator.js';
 import { FieldsClass } from '../../common/field-rules/fields-class.js';
 import { ASSET_FIELD_RULES } from '../../common/field-rules/inventory-fields.js';
 import { IsServiceList } from '../../common/validators/service-list.validator.js';
+import { IsVulnerabilityList } from '../../common/validators/vulnerability-list.validator.js';
 import {
   ASSET_FIELDS,
   type AssetField,
   type AssetFieldValues,
 } from '../../database/tables/assets.table.js';
 import { ServiceInput } from './service-input.dto.js';
+import { VulnerabilityInput } from './vulnerability-input.dto.js';
 
 /** The asset's fields as a request writes them: the name is required, the rest optional. */
 export type AssetFieldsInput = Partial<AssetFieldValues> & Pick<AssetFieldValues, 'name'>;
 
 /**
- * Every field of the assets table, checked by its rule. `id`, `source`, `vulnerabilities`,
- * `sources` and the sightings are not writable here: ingestion writes them; `origin` is set
+ * Every field of the assets table, checked by its rule. `id`, `source`, `sources` and the
+ * sightings are not writable here: ingestion writes them; `origin` is set
  * once, when the asset is created.
  */
 export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
@@ -31,4 +33,15 @@ export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
     example: [{ port: 443, protocol: 'tcp', name: 'https', product: 'nginx', version: '1.24.0' }],
   })
   services?: ServiceInput[];
+
+  @IsVulnerabilityList()
+  @ApiPropertyOptional({
+    type: () => [VulnerabilityInput],
+    description:
+      'Its vulnerabilities, at most one per id: each becomes (or reopens, or stays) a finding of the asset, and its open or accepted findings not listed are fixed; on PUT, present replaces the list, absent keeps it. Cannot be null',
+    example: [
+      { id: 'CVE-2024-3094', score: 10, summary: 'xz backdoor', publishedDate: '2024-03-29' },
+    ],
+  })
+  vulnerabilities?: VulnerabilityInput[];
 }

@@ -1,4 +1,5 @@
-import type { IngestLookups, IngestSql } from '../ingest-sql.js';
+import type { EntityManager } from 'typeorm';
+import type { IngestLookups, IngestSql, UnitSql } from '../ingest-sql.js';
 
 /**
  * Locks on process ids, each held by its process for its lifetime, so that another process can
@@ -143,6 +144,12 @@ export abstract class Dialect {
    * lookups that see the store as it was before it; commits if `work` succeeds.
    */
   abstract inIngestion<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T>;
+
+  /**
+   * The statements of an ingestion's writes in a route's write unit (its transaction's
+   * `manager`): an asset's findings are written the same way by both.
+   */
+  abstract unitSql(manager: EntityManager): UnitSql;
 
   /** Runs `work` with lookups in a consistent snapshot that takes no write lock (a dry run). */
   abstract inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T>;

@@ -4,13 +4,14 @@ import { MAX_ASSET_ID_LENGTH } from '../../common/field-rules/inventory-values.j
 export type ChangeAction = 'create' | 'update' | 'delete';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete'];
 
-export type ChangeObjectType = 'asset' | 'relation' | 'diagram' | 'user' | 'apiKey';
+export type ChangeObjectType = 'asset' | 'relation' | 'diagram' | 'user' | 'apiKey' | 'finding';
 export const CHANGE_OBJECT_TYPES: readonly ChangeObjectType[] = [
   'asset',
   'relation',
   'diagram',
   'user',
   'apiKey',
+  'finding',
 ];
 
 /**

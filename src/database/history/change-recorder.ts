@@ -4,7 +4,12 @@ import { ChangeSet } from '../entities/change-set.entity.js';
 import { Change } from '../entities/change.entity.js';
 import { runNamed } from '../sql-reads.js';
 import { changeSetOf, type ChangeInput, type ChangeOrigin } from './change-origin.js';
-import { keepCreationsSql, relationsOfAssets, type CreatedObjectType } from './creation-sql.js';
+import {
+  findingsOfAssets,
+  keepCreationsSql,
+  relationsOfAssets,
+  type CreatedObjectType,
+} from './creation-sql.js';
 import { RecordIds } from './record-ids.js';
 
 // Rows of one multi-row insert: 8 values each, well within either database's parameter limit.
@@ -72,6 +77,16 @@ export class ChangeRecorder {
   ): Promise<void> {
     if (!this.enabled || ids.length === 0) return;
     await runNamed(manager, keepCreationsSql(this.dialect, objectType, 'IN (:...ids)'), { ids });
+  }
+
+  /** keepCreations for the findings of these assets, before they are deleted. */
+  async keepFindingCreationsOf(manager: EntityManager, assetIds: readonly string[]): Promise<void> {
+    if (!this.enabled || assetIds.length === 0) return;
+    await runNamed(
+      manager,
+      keepCreationsSql(this.dialect, 'finding', findingsOfAssets('IN (:...ids)')),
+      { ids: assetIds },
+    );
   }
 
   /** keepCreations for the relations from or to these assets, before they are deleted. */

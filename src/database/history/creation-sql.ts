@@ -3,7 +3,6 @@ import type { InsertColumn } from '../ingest-sql.js';
 import { ASSET_FIELDS } from '../tables/assets.table.js';
 import { RELATION_COLUMNS } from '../tables/relations.table.js';
 import { SERVICE_COLUMNS } from '../tables/services.table.js';
-import { VULNERABILITY_COLUMNS } from '../tables/vulnerabilities.table.js';
 
 /**
  * The creations an ingestion records keep no copy of their object (`after` NULL): a hundred
@@ -16,7 +15,7 @@ import { VULNERABILITY_COLUMNS } from '../tables/vulnerabilities.table.js';
  * (toAssetResponse, toRelationResponse: the e2e tests compare them).
  */
 
-export type CreatedObjectType = 'asset' | 'relation';
+export type CreatedObjectType = 'asset' | 'relation' | 'finding';
 
 /**
  * The entries of an asset's list as the API shows them (its response DTOs name them as the
@@ -33,6 +32,9 @@ const listedFields = (
       type === 'date' ? dialect.dateText(name) : name,
     ]);
 
+/** The findings an asset `x` lists as its vulnerabilities: the open and accepted ones. */
+const LISTED_FINDINGS = "FROM findings WHERE asset_id = x.id AND status IN ('open', 'accepted')";
+
 /** An asset's row `x` as the API shows it as created (toAssetResponse). */
 const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
   // The API names these fields as their columns.
@@ -40,9 +42,14 @@ const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
   [
     'vulnerabilities',
     {
-      from: 'FROM vulnerabilities WHERE asset_id = x.id',
-      orderBy: ['id'],
-      fields: listedFields(VULNERABILITY_COLUMNS, dialect),
+      from: LISTED_FINDINGS,
+      orderBy: ['vuln_id'],
+      fields: [
+        ['id', 'vuln_id'],
+        ['score', 'score'],
+        ['summary', 'summary'],
+        ['publishedDate', dialect.dateText('published_date')],
+      ],
     },
   ],
   [
@@ -72,11 +79,50 @@ const relationAsCreated = (dialect: Dialect): JsonEntry[] =>
     type === 'timestamptz' ? dialect.isoTimestamp('x.created_at') : `x.${name}`,
   ]);
 
+/**
+ * A finding's row `x` as its records show it as created (toFindingRecord): open, seen once,
+ * never fixed, reopened or triaged.
+ */
+const findingAsCreated = (dialect: Dialect): JsonEntry[] => [
+  ['id', 'x.id'],
+  ['assetId', 'x.asset_id'],
+  ['vulnId', 'x.vuln_id'],
+  ['score', 'x.score'],
+  ['severity', 'x.severity'],
+  ['summary', 'x.summary'],
+  ['publishedDate', dialect.dateText('x.published_date')],
+  ['status', "'open'"],
+  [
+    'sources',
+    {
+      from: 'FROM finding_sources WHERE finding_id = x.id',
+      orderBy: ['position'],
+      fields: 'source',
+    },
+  ],
+  ['firstSeenAt', dialect.isoTimestamp('x.first_seen_at')],
+  ['lastSeenAt', dialect.isoTimestamp('x.first_seen_at')],
+  ['fixedAt', 'NULL'],
+  ['reopenedAt', 'NULL'],
+  ['reopenCount', '0'],
+  ['reason', 'NULL'],
+  ['acceptedUntil', 'NULL'],
+  ['triagedBy', 'NULL'],
+];
+
+const CREATED_TABLES: Record<
+  CreatedObjectType,
+  [table: string, entries: (dialect: Dialect) => JsonEntry[]]
+> = {
+  asset: ['assets', assetAsCreated],
+  relation: ['relations', relationAsCreated],
+  finding: ['findings', findingAsCreated],
+};
+
 /** The object of `objectType` whose id is `idColumn`, as created: JSON text, NULL if none. */
 function asCreated(dialect: Dialect, objectType: CreatedObjectType, idColumn: string): string {
-  return objectType === 'asset'
-    ? dialect.jsonObject(assetAsCreated(dialect), `FROM assets x WHERE x.id = ${idColumn}`)
-    : dialect.jsonObject(relationAsCreated(dialect), `FROM relations x WHERE x.id = ${idColumn}`);
+  const [table, entries] = CREATED_TABLES[objectType];
+  return dialect.jsonObject(entries(dialect), `FROM ${table} x WHERE x.id = ${idColumn}`);
 }
 
 /**
@@ -87,7 +133,8 @@ export function afterColumn(dialect: Dialect, alias: string): string {
   const objectId = `${alias}.object_id`;
   return `CASE WHEN ${alias}.after IS NULL AND ${alias}.action = 'create' THEN CASE ${alias}.object_type
     WHEN 'asset' THEN ${asCreated(dialect, 'asset', objectId)}
-    WHEN 'relation' THEN ${asCreated(dialect, 'relation', objectId)} END
+    WHEN 'relation' THEN ${asCreated(dialect, 'relation', objectId)}
+    WHEN 'finding' THEN ${asCreated(dialect, 'finding', objectId)} END
   ELSE ${alias}.after END AS after`;
 }
 
@@ -104,6 +151,10 @@ export function keepCreationsSql(
   return `UPDATE changes SET after = ${asCreated(dialect, objectType, 'changes.object_id')}
     WHERE object_type = '${objectType}' AND object_id ${objectIds} AND action = 'create' AND after IS NULL`;
 }
+
+/** keepCreationsSql's `objectIds` for the findings of the assets `assetIds` matches. */
+export const findingsOfAssets = (assetIds: string) =>
+  `IN (SELECT id FROM findings WHERE asset_id ${assetIds})`;
 
 /** keepCreationsSql's `objectIds` for the relations from or to the assets `assetIds` match. */
 export const relationsOfAssets = (assetIds: string) =>

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { QueryRunner } from 'typeorm';
 import type { Dialect } from '../dialect/dialect.js';
-import { insertInto, inBatches, type IngestSql, type InsertColumn } from '../ingest-sql.js';
+import { insertInto, inBatches, type InsertColumn, type UnitSql } from '../ingest-sql.js';
 import { MAX_QUEUED_INSERTS, POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.js';
 
 /**
@@ -11,7 +11,7 @@ import { MAX_QUEUED_INSERTS, POSTGRES_ROWS_PER_INSERT } from '../ingest-tuning.j
  * one is thrown by the next call that waits for an answer (at the latest, `settle`); the
  * statements queued after it are dropped (the transaction is aborted anyway).
  */
-export class PostgresIngestSql implements IngestSql {
+export class PostgresIngestSql implements UnitSql {
   readonly maxParams = 60_000;
   readonly idOrder = 'id COLLATE "C"';
   readonly readAhead = true;

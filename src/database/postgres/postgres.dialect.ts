@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -10,7 +11,7 @@ import {
   type JsonListField,
   type PoolStats,
 } from '../dialect/dialect.js';
-import type { IngestLookups, IngestSql } from '../ingest-sql.js';
+import type { IngestLookups, IngestSql, UnitSql } from '../ingest-sql.js';
 import { PostgresIngestSql } from './postgres-ingest-sql.js';
 import { PostgresInstanceLocks } from './postgres-instance-locks.js';
 
@@ -18,7 +19,15 @@ import { PostgresInstanceLocks } from './postgres-instance-locks.js';
 export const POSTGRES_INGEST_LOCK = 7_402_151_001;
 
 // The tables an ingestion writes, whose planner statistics it refreshes.
-const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services', 'relations'];
+const INGESTED_TABLES = [
+  'assets',
+  'asset_sources',
+  'findings',
+  'finding_sources',
+  'finding_periods',
+  'services',
+  'relations',
+];
 
 /**
  * PostgreSQL's planner statistics are refreshed after a run whose creations and deletions reach
@@ -129,6 +138,10 @@ export class PostgresDialect extends Dialect {
    * it is planned, while the next one is looked up and planned (PostgresIngestSql queues the
    * writes). One ingestion at a time per process: two connections of the pool at most.
    */
+  unitSql(manager: EntityManager): UnitSql {
+    return new PostgresIngestSql(this, manager.queryRunner!);
+  }
+
   async inIngestion<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();

@@ -11,7 +11,7 @@ import { runNamed, type ReadOptions } from '../sql-reads.js';
 import type { AssetSourceRow } from '../tables/asset-sources.table.js';
 import type { StoredAssetRow } from '../tables/assets.table.js';
 import type { ServiceRow } from '../tables/services.table.js';
-import type { VulnerabilityRow } from '../tables/vulnerabilities.table.js';
+import type { VulnerabilityRow } from '../tables/findings.table.js';
 import { SERVICES_SELECT, SOURCES_SELECT, VULNERABILITIES_SELECT } from './assets/asset-selects.js';
 import { walksSortIndex } from './assets/asset-search-plan.js';
 

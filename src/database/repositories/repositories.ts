@@ -4,6 +4,7 @@ import { AssetsRepository } from './assets.repository.js';
 import { ChangesRepository } from './changes.repository.js';
 import { DatabaseRepository } from './database.repository.js';
 import { DiagramsRepository } from './diagrams.repository.js';
+import { FindingsRepository } from './findings.repository.js';
 import { GraphRepository } from './graph.repository.js';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository.js';
 import { RelationsRepository } from './relations.repository.js';
@@ -16,6 +17,7 @@ import { UsersRepository } from './users.repository.js';
  */
 export const REPOSITORIES: Type[] = [
   AssetsRepository,
+  FindingsRepository,
   RelationsRepository,
   GraphRepository,
   DiagramsRepository,

@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+import { SqliteUnitSql } from './sqlite-unit-sql.js';
 import Database from 'better-sqlite3';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database-options.js';
@@ -9,14 +11,22 @@ import {
   type JsonListField,
   type PoolStats,
 } from '../dialect/dialect.js';
-import type { IngestLookups, IngestSql } from '../ingest-sql.js';
+import type { IngestLookups, IngestSql, UnitSql } from '../ingest-sql.js';
 import { BackgroundCheckpoints } from './sqlite-checkpoint.js';
 import { SqliteLookups } from './sqlite-lookups.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 // An ingestion into an empty store is a bulk load (SqliteWriter.open).
-const INGESTED_TABLES = ['assets', 'asset_sources', 'vulnerabilities', 'services', 'relations'];
+const INGESTED_TABLES = [
+  'assets',
+  'asset_sources',
+  'findings',
+  'finding_sources',
+  'finding_periods',
+  'services',
+  'relations',
+];
 // Their indexes are rebuilt after a load while they are small (SqliteWriter.open).
 const REBUILT_TABLES = ['changes'];
 
@@ -104,6 +114,10 @@ export class SqliteDialect extends Dialect {
    * with the payload. Lookups go to a read-only connection: it sees the state before the
    * ingestion, which is what the plan is made against.
    */
+  unitSql(manager: EntityManager): UnitSql {
+    return new SqliteUnitSql(this, manager);
+  }
+
   async inIngestion<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T> {
     // Lets a write that passed the gate just before the lock was taken finish first.
     await yieldToEventLoop();

@@ -12,7 +12,9 @@ import { IngestionRun } from '../entities/ingestion-run.entity.js';
 import { Relation } from '../entities/relation.entity.js';
 import { Service } from '../entities/service.entity.js';
 import { User } from '../entities/user.entity.js';
-import { Vulnerability } from '../entities/vulnerability.entity.js';
+import { FindingPeriod } from '../entities/finding-period.entity.js';
+import { FindingSource } from '../entities/finding-source.entity.js';
+import { Finding } from '../entities/finding.entity.js';
 import { API_KEY_COLUMNS } from './api-keys.table.js';
 import { ASSET_SOURCE_COLUMNS, ASSET_SOURCE_INSERT_COLUMNS } from './asset-sources.table.js';
 import { ASSET_COLUMNS, ASSET_INSERT_COLUMNS } from './assets.table.js';
@@ -25,7 +27,9 @@ import { RUN_COLUMNS } from './ingestion-runs.table.js';
 import { RELATION_COLUMNS, RELATION_INSERT_COLUMNS } from './relations.table.js';
 import { SERVICE_COLUMNS, SERVICE_INSERT_COLUMNS } from './services.table.js';
 import { USER_COLUMNS } from './users.table.js';
-import { VULNERABILITY_COLUMNS, VULNERABILITY_INSERT_COLUMNS } from './vulnerabilities.table.js';
+import { FINDING_PERIOD_COLUMNS } from './finding-periods.table.js';
+import { FINDING_SOURCE_COLUMNS, FINDING_SOURCE_INSERT_COLUMNS } from './finding-sources.table.js';
+import { FINDING_COLUMNS } from './findings.table.js';
 
 /** The type a statement binds for each of TypeORM's column types. */
 const BOUND_AS: Record<string, TableColumn['type']> = {
@@ -51,10 +55,16 @@ interface Table {
 const TABLES: [string, Table][] = [
   ['assets', { entity: Asset, columns: ASSET_COLUMNS, insert: ASSET_INSERT_COLUMNS }],
   ['services', { entity: Service, columns: SERVICE_COLUMNS, insert: SERVICE_INSERT_COLUMNS }],
+  ['findings', { entity: Finding, columns: FINDING_COLUMNS }],
   [
-    'vulnerabilities',
-    { entity: Vulnerability, columns: VULNERABILITY_COLUMNS, insert: VULNERABILITY_INSERT_COLUMNS },
+    'finding_sources',
+    {
+      entity: FindingSource,
+      columns: FINDING_SOURCE_COLUMNS,
+      insert: FINDING_SOURCE_INSERT_COLUMNS,
+    },
   ],
+  ['finding_periods', { entity: FindingPeriod, columns: FINDING_PERIOD_COLUMNS }],
   [
     'asset_sources',
     { entity: AssetSource, columns: ASSET_SOURCE_COLUMNS, insert: ASSET_SOURCE_INSERT_COLUMNS },

@@ -4,7 +4,9 @@ import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
 const INVENTORY_TABLES = [
   'assets',
   'services',
-  'vulnerabilities',
+  'findings',
+  'finding_sources',
+  'finding_periods',
   'asset_sources',
   'relations',
   'diagrams',

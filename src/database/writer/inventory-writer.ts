@@ -42,8 +42,9 @@ export class InventoryWriter {
   write<T>(origin: ChangeOrigin | null, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
     return this.dataSource.asWriter(() =>
       this.dataSource.transact(async (manager) => {
-        const unit = new WriteUnit(manager, this.recorder);
+        const unit = new WriteUnit(manager, this.recorder, this.dataSource.dialect);
         const result = await work(unit);
+        await unit.settle();
         await this.recorder.record(manager, origin, unit.recorded);
         return result;
       }),

@@ -14,7 +14,11 @@ import { chunks, idsPerStatement, type IngestSql } from '../../database/ingest-s
 import type { RelationRow } from '../plan/ingest-plan.js';
 import type { CreatedObjectType } from '../../database/history/creation-sql.js';
 import { AssetStoredRows } from '../../database/repositories/assets/asset-stored-rows.js';
-import { ChangeIngestWrites } from '../../database/repositories/changes/change-ingest-writes.js';
+import {
+  ChangeIngestWrites,
+  type CreatedTable,
+} from '../../database/repositories/changes/change-ingest-writes.js';
+import { findingStatusChanges } from '../../findings/plan/finding-status-changes.js';
 import {
   RelationStoredRows,
   type StoredRelationRow,
@@ -95,13 +99,25 @@ export class ChangeWriter {
     this.perStatement = idsPerStatement(sql);
   }
 
-  /** A slice's created and updated assets. Unchanged ones (only their sighting moved) get none. */
+  /**
+   * A slice's created and updated assets, and its findings created or whose status changed.
+   * Unchanged ones (only their sighting moved) get none.
+   */
   async assets(plan: AssetPlan): Promise<void> {
     await this.created(
       'assets',
       plan.creates.map((row) => row.id),
     );
     await this.write(this.updatedAssets(plan));
+    const created: string[] = [];
+    for (const findings of plan.findingPlans.values())
+      for (const { id } of findings.creates) created.push(id);
+    await this.created('findings', created);
+    const now = this.nowIso;
+    const changed = function* (): Generator<ChangeInput> {
+      for (const findings of plan.findingPlans.values()) yield* findingStatusChanges(findings, now);
+    };
+    await this.write(changed());
   }
 
   async relations(
@@ -124,7 +140,7 @@ export class ChangeWriter {
    * The creation of `table`'s rows `ids`, just written, recorded by the database from them
    * (ChangeIngestWrites.created), idsPerStatement at a time.
    */
-  private async created(table: 'assets' | 'relations', ids: string[]): Promise<void> {
+  private async created(table: CreatedTable, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     const changeSetId = await this.changeSetId();
     for (const part of chunks(ids, this.perStatement)) {
@@ -160,6 +176,8 @@ export class ChangeWriter {
   async deletingAssets(ids: string[], withRelations = true): Promise<void> {
     if (ids.length === 0) return;
     await this.updating('asset', ids);
+    // Their findings go with them by the cascade; their records stay, with their copies.
+    await this.records.keepFindingCreationsOf(ids);
     if (withRelations) {
       await this.records.keepRelationCreationsOf(ids);
       await this.write(this.deletedRelations(await this.relationRows.rowsTouching(ids)));
@@ -260,9 +278,7 @@ export class ChangeWriter {
     }
     const id = change.after.id;
     if (change.vulnerabilitiesBefore !== null) {
-      before.vulnerabilities = [...change.vulnerabilitiesBefore]
-        .sort(byVulnerabilityId)
-        .map(toVulnerabilityResponse);
+      before.vulnerabilities = vulnerabilityList(change.vulnerabilitiesBefore);
       after.vulnerabilities = vulnerabilityList(plan.vulnerabilityLists.get(id));
     }
     if (change.servicesBefore !== null) {

@@ -2,6 +2,7 @@ import type { CreatedObjectType } from '../../database/history/creation-sql.js';
 import type { ChangeWriter } from './change-writer.js';
 import { chunks, idsPerStatement, type IngestSql } from '../../database/ingest-sql.js';
 import { AssetIngestWrites } from '../../database/repositories/assets/asset-ingest-writes.js';
+import { FindingWrites } from '../../database/repositories/findings/finding-writes.js';
 import { RelationIngestWrites } from '../../database/repositories/relations/relation-ingest-writes.js';
 import type { IngestCounts, RelationRow } from '../plan/ingest-plan.js';
 import { type AssetPlan } from '../plan/plan-assets.js';
@@ -15,6 +16,7 @@ import type { StaleAssetPlan } from '../plan/plan-stale.js';
 export class PlanWriter {
   private readonly assetWrites: AssetIngestWrites;
   private readonly relationWrites: RelationIngestWrites;
+  private readonly findingWrites: FindingWrites;
   private readonly perStatement: number;
 
   /**
@@ -30,6 +32,7 @@ export class PlanWriter {
   ) {
     this.assetWrites = new AssetIngestWrites(sql, source, now);
     this.relationWrites = new RelationIngestWrites(sql, now);
+    this.findingWrites = new FindingWrites(sql, source, now);
     this.perStatement = idsPerStatement(sql);
   }
 
@@ -37,6 +40,7 @@ export class PlanWriter {
   async deleteAll(): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
     await this.changes?.deletingAll();
     const relationsDeleted = await this.relationWrites.deleteAll();
+    await this.findingWrites.deleteAll();
     return { assetsDeleted: await this.assetWrites.deleteAll(), relationsDeleted };
   }
 
@@ -54,9 +58,25 @@ export class PlanWriter {
       await writes.sourceOfCreated(plan.creates);
       await writes.sourceAdded(plan.sourceAdds);
     }
-    await writes.replaceVulnerabilities(plan.replacedLists, plan.vulnerabilityLists);
+    await this.keepFindingCreations(plan);
+    await this.findingWrites.apply(plan.findingPlans);
     await writes.replaceServices(plan.replacedServiceLists, plan.serviceLists);
     await this.changes?.assets(plan);
+  }
+
+  /**
+   * Before the findings whose rows change (values, status, sources: all but a sighting) are
+   * written: their creation records get the copy they lack.
+   */
+  private async keepFindingCreations(plan: AssetPlan): Promise<void> {
+    if (!this.changes) return;
+    const ids: string[] = [];
+    for (const findings of plan.findingPlans.values()) {
+      for (const change of findings.changes) ids.push(change.stored.id);
+      for (const [id] of findings.sourceAdds) ids.push(id);
+      for (const id of findings.sourceRemovals) ids.push(id);
+    }
+    await this.keepCreations('finding', [...new Set(ids)]);
   }
 
   /** Before `ids` are updated: their creation records get the copy they lack (ChangeWriter). */

@@ -4,6 +4,8 @@ import type {
   AssetChange,
   ChangeLists,
   FieldChanges,
+  FindingChangeEntry,
+  FindingChangeLists,
   IngestChanges,
   RelationChange,
 } from '../plan/plan-changes.js';
@@ -50,8 +52,18 @@ export class RelationChangeDto implements RelationChange {
   fields?: FieldChanges;
 }
 
-const list = (entry: typeof AssetChangeDto | typeof RelationChangeDto, description: string) =>
-  ApiProperty({ type: () => [entry], maxItems: 100, description });
+export class FindingChangeDto implements FindingChangeEntry {
+  @ApiProperty({ example: 'web-1' })
+  assetId: string;
+
+  @ApiProperty({ example: 'CVE-2024-3094' })
+  vulnId: string;
+}
+
+const list = (
+  entry: typeof AssetChangeDto | typeof RelationChangeDto | typeof FindingChangeDto,
+  description: string,
+) => ApiProperty({ type: () => [entry], maxItems: 100, description });
 
 export class AssetChangeListsDto implements ChangeLists<AssetChange> {
   @list(AssetChangeDto, 'Assets created, in payload order')
@@ -81,12 +93,26 @@ export class RelationChangeListsDto implements ChangeLists<RelationChange> {
   deleted: RelationChangeDto[];
 }
 
+export class FindingChangeListsDto implements FindingChangeLists {
+  @list(FindingChangeDto, 'Findings opened (new), in payload order')
+  opened: FindingChangeDto[];
+
+  @list(FindingChangeDto, 'Fixed findings reported again, in payload order')
+  reopened: FindingChangeDto[];
+
+  @list(FindingChangeDto, 'Findings fixed, in payload order')
+  fixed: FindingChangeDto[];
+}
+
 export class IngestChangesDto implements IngestChanges {
   @ApiProperty({ type: () => AssetChangeListsDto })
   assets: AssetChangeListsDto;
 
   @ApiProperty({ type: () => RelationChangeListsDto })
   relations: RelationChangeListsDto;
+
+  @ApiProperty({ type: () => FindingChangeListsDto })
+  findings: FindingChangeListsDto;
 
   @ApiProperty({
     description: 'Whether any list was cut at 100 entries (the stats always hold the full counts)',

@@ -78,6 +78,16 @@ export class IngestOptionsDto {
   maxDeletions?: number | null;
 
   @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 0,
+    description:
+      'Refuse the run (409, nothing written) when it would fix more findings than this (a scan whose credentials failed reports no vulnerabilities, and must not close them all). Also for a dry run. No limit when absent.',
+    example: 50,
+  })
+  maxFixes?: number | null;
+
+  @ApiPropertyOptional({
     type: [String],
     nullable: true,
     enum: MATCH_KEYS,
@@ -179,7 +189,13 @@ export class IngestRequestDto {
   @ApiPropertyOptional({
     type: () => IngestOptionsDto,
     nullable: true,
-    example: { source: 'nmap-dmz', deleteStale: true, maxDeletions: 10, dryRun: true },
+    example: {
+      source: 'nmap-dmz',
+      deleteStale: true,
+      maxDeletions: 10,
+      maxFixes: 50,
+      dryRun: true,
+    },
   })
   options?: IngestOptionsDto | null;
 

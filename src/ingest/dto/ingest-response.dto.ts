@@ -40,6 +40,15 @@ export class IngestStats implements IngestCounts {
   @count('Vulnerability records written')
   vulnerabilities: number;
 
+  @count('Findings opened: vulnerabilities reported on an asset for the first time')
+  findingsOpened: number;
+
+  @count('Fixed findings reported again, and so reopened')
+  findingsReopened: number;
+
+  @count('Open or accepted findings fixed: no longer reported (by their last feed, with a source)')
+  findingsFixed: number;
+
   /** Elapsed time with its unit, such as "412ms". */
   @ApiProperty({ description: 'Elapsed time with its unit', example: '412ms' })
   duration: string;

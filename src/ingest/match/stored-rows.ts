@@ -2,6 +2,7 @@ import { groupByAsset } from '../../assets/group-by-asset.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import { chunks, idsPerStatement, type IngestLookups } from '../../database/ingest-sql.js';
 import { AssetStoredRows } from '../../database/repositories/assets/asset-stored-rows.js';
+import { FindingStoredRows } from '../../database/repositories/findings/finding-stored-rows.js';
 import { RelationStoredRows } from '../../database/repositories/relations/relation-stored-rows.js';
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
 import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
@@ -47,8 +48,10 @@ export class StoredRows {
   private readonly perStatement: number;
   private readonly assets: AssetStoredRows;
   private readonly relations: RelationStoredRows;
+  private readonly findings: FindingStoredRows;
 
   constructor(db: IngestLookups) {
+    this.findings = new FindingStoredRows(db);
     this.perStatement = idsPerStatement(db);
     this.assets = new AssetStoredRows(db);
     this.relations = new RelationStoredRows(db);
@@ -56,7 +59,7 @@ export class StoredRows {
 
   /**
    * merge: the stored assets the slice may match (by ip only when `matchByIp`), the
-   * vulnerabilities and services of those it does that carry such a list, and their `sources`
+   * findings and services of those it does that carry such a list, and their `sources`
    * when `withSources` (the payload has a source).
    */
   async forMerge(
@@ -93,7 +96,7 @@ export class StoredRows {
     return {
       byId,
       byIp,
-      vulnerabilities: groupByAsset(await this.assets.vulnerabilities(withVulnerabilities)),
+      findings: await this.findings.ofAssets(withVulnerabilities),
       services: groupByAsset(await this.assets.services(withServices)),
       sources: withSources ? await this.sources(distinctOfAll(assets, candidates)) : new Map(),
     };

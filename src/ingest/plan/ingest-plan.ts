@@ -13,6 +13,9 @@ export interface IngestCounts {
   relationsUnchanged: number;
   relationsDeleted: number;
   vulnerabilities: number;
+  findingsOpened: number;
+  findingsReopened: number;
+  findingsFixed: number;
 }
 
 export function noCounts(): IngestCounts {
@@ -26,6 +29,9 @@ export function noCounts(): IngestCounts {
     relationsUnchanged: 0,
     relationsDeleted: 0,
     vulnerabilities: 0,
+    findingsOpened: 0,
+    findingsReopened: 0,
+    findingsFixed: 0,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ServiceRow } from '../../database/tables/services.table.js';
-import type { VulnerabilityRow } from '../../database/tables/vulnerabilities.table.js';
+import type { PlannedFinding } from '../../database/repositories/findings/finding-stored-rows.js';
 import { ConflictError } from '../../common/errors/conflict.error.js';
 import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
@@ -14,12 +14,20 @@ const vulnerability: IngestVulnerability = {
   summary: 'x',
   publishedDate: '2024-01-02',
 };
-const vulnerabilityRow = (assetId: string): VulnerabilityRow => ({
-  asset_id: assetId,
-  id: 'CVE-1',
+const storedFinding = (assetId: string): PlannedFinding => ({
+  id: `finding-${assetId}`,
+  assetId,
+  vulnId: 'CVE-1',
   score: 5,
   summary: 'x',
-  published_date: '2024-01-02',
+  publishedDate: '2024-01-02',
+  status: 'open',
+  sources: [],
+  nextPosition: 0,
+  fixedAt: null,
+  reopenedAt: null,
+  reopenCount: 0,
+  acceptedUntil: null,
 });
 
 const ssh: IngestService = {
@@ -38,7 +46,7 @@ const serviceRow = (assetId: string, service: IngestService): ServiceRow => ({
 function stored(
   rows: StoredAsset[],
   byIp: StoredAsset[] = [],
-  vulnerabilities: [string, VulnerabilityRow[]][] = [],
+  findings: [string, PlannedFinding[]][] = [],
   sources: [string, StoredSources][] = [],
   services: [string, ServiceRow[]][] = [],
 ): StoredAssets {
@@ -48,7 +56,7 @@ function stored(
       (holders, row) => holders.set(row.ip!, [...(holders.get(row.ip!) ?? []), row]),
       new Map<string, StoredAsset[]>(),
     ),
-    vulnerabilities: new Map(vulnerabilities),
+    findings: new Map(findings),
     services: new Map(services),
     sources: new Map(sources),
   };
@@ -59,7 +67,16 @@ const counts = (
   assetsUpdated: number,
   assetsUnchanged: number,
   vulnerabilities: number,
-) => ({ assetsCreated, assetsUpdated, assetsUnchanged, vulnerabilities });
+  findingsOpened = 0,
+) => ({
+  assetsCreated,
+  assetsUpdated,
+  assetsUnchanged,
+  vulnerabilities,
+  findingsOpened,
+  findingsReopened: 0,
+  findingsFixed: 0,
+});
 
 /** The stored row as the writer takes it (without what only the plan reads). */
 const row = ({ seen: _seen, ...rest }: StoredAsset) => rest;
@@ -142,9 +159,11 @@ describe('planMerge', () => {
     ]);
     expect(plan.ids).toEqual(['new-1', 'given']);
     expect([...plan.vulnerabilityLists]).toEqual([['new-1', [vulnerability]]]);
-    expect(plan.replacedLists).toEqual([]);
+    expect(plan.findingPlans.get('new-1')?.creates).toEqual([
+      { id: 'new-2', values: vulnerability },
+    ]);
     expect(plan.sourceAdds).toEqual([]);
-    expect(plan.counts).toEqual(counts(2, 0, 0, 1));
+    expect(plan.counts).toEqual(counts(2, 0, 0, 1, 1));
   });
 
   it('refuses to create an asset without a name', () => {
@@ -157,7 +176,7 @@ describe('planMerge', () => {
     const a = storedAsset('a', { name: 'A', source: 'scan', seen: 1 });
     const plan = planMerge(
       [item(0, { id: 'a', fields: { name: 'A' }, vulnerabilities: [vulnerability] })],
-      stored([a], [], [['a', [vulnerabilityRow('a')]]], [['a', { names: ['scan'], next: 1 }]]),
+      stored([a], [], [['a', [storedFinding('a')]]], [['a', { names: ['scan'], next: 1 }]]),
       new Map(),
       testContext('scan'),
     );
@@ -165,7 +184,12 @@ describe('planMerge', () => {
     expect(plan.unchanged).toEqual(['a']);
     expect(plan.sourceAdds).toEqual([]);
     expect(plan.vulnerabilityLists.size).toBe(0);
-    expect(plan.replacedLists).toEqual([]);
+    // Seen again, and reported by the feed from now on: no asset change.
+    expect(plan.findingPlans.get('a')).toMatchObject({
+      seen: ['finding-a'],
+      changes: [],
+      sourceAdds: [['finding-a', 0]],
+    });
     expect(plan.counts).toEqual(counts(0, 0, 1, 0));
   });
 
@@ -174,14 +198,11 @@ describe('planMerge', () => {
     const changed = { ...vulnerability, score: 9 };
     const plan = planMerge(
       [item(0, { id: 'a', fields: {}, vulnerabilities: [changed] })],
-      stored([a], [], [['a', [vulnerabilityRow('a')]]]),
+      stored([a], [], [['a', [storedFinding('a')]]]),
       new Map(),
       testContext(),
     );
-    expect(plan.updates).toEqual([
-      listUpdate(a, { vulnerabilitiesBefore: [vulnerabilityRow('a')] }),
-    ]);
-    expect(plan.replacedLists).toEqual(['a']);
+    expect(plan.updates).toEqual([listUpdate(a, { vulnerabilitiesBefore: [vulnerability] })]);
     expect([...plan.vulnerabilityLists]).toEqual([['a', [changed]]]);
     expect(plan.counts).toEqual(counts(0, 1, 0, 1));
   });
@@ -413,15 +434,17 @@ describe('planCreateAll', () => {
       new Set(),
       testContext('scan'),
     );
-    expect([...plan.serviceLists]).toEqual([['new-1', [ssh]]]);
+    // new-1: the finding of a's vulnerability.
+    expect(plan.findingPlans.get('a')?.creates).toEqual([{ id: 'new-1', values: vulnerability }]);
+    expect([...plan.serviceLists]).toEqual([['new-2', [ssh]]]);
     expect(plan.replacedServiceLists).toEqual([]);
     expect(plan.creates).toEqual([
       { ...row(storedAsset('a', { name: 'A', risk_score: 4 })), source: 'scan' },
-      { ...row(storedAsset('new-1', { name: 'B' })), source: 'scan' },
+      { ...row(storedAsset('new-2', { name: 'B' })), source: 'scan' },
     ]);
-    expect(plan.ids).toEqual(['a', 'new-1']);
+    expect(plan.ids).toEqual(['a', 'new-2']);
     expect(plan.updates).toEqual([]);
     expect(plan.matched.size).toBe(0);
-    expect(plan.counts).toEqual(counts(2, 0, 0, 1));
+    expect(plan.counts).toEqual(counts(2, 0, 0, 1, 1));
   });
 });

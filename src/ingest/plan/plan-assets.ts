@@ -1,5 +1,11 @@
 import type { ServiceRow } from '../../database/tables/services.table.js';
-import type { VulnerabilityRow } from '../../database/tables/vulnerabilities.table.js';
+import type { PlannedFinding } from '../../database/repositories/findings/finding-stored-rows.js';
+import {
+  planFindings,
+  sameListed,
+  type FindingListPlan,
+  type ListedVulnerability,
+} from '../../findings/plan/plan-findings.js';
 import { ConflictError } from '../../common/errors/conflict.error.js';
 import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import {
@@ -20,8 +26,8 @@ export interface AssetUpdate {
   sourcesBefore: string[] | null;
   /** Whether this run is the first with a source to name it (first_seen_at is set). */
   firstSeen: boolean;
-  /** The stored list a new vulnerability list replaces; null when the list stays. */
-  vulnerabilitiesBefore: VulnerabilityRow[] | null;
+  /** The asset's vulnerabilities (open and accepted findings) before, when they change; else null. */
+  vulnerabilitiesBefore: ListedVulnerability[] | null;
   /** The stored list a new service list replaces; null when the list stays. */
   servicesBefore: ServiceRow[] | null;
 }
@@ -36,10 +42,10 @@ export interface AssetPlan {
   unchanged: string[];
   /** Matched assets the payload's source is added to, with the position it takes. */
   sourceAdds: [assetId: string, position: number][];
-  /** The vulnerability list to store, by asset id. */
+  /** What each item's vulnerability list does to its asset's findings, by asset id. */
+  findingPlans: Map<string, FindingListPlan>;
+  /** The vulnerabilities each asset of `findingPlans` lists after (for the change list), by asset id. */
   vulnerabilityLists: Map<string, IngestVulnerability[]>;
-  /** Matched assets whose stored list the new one replaces (deleted before the insert). */
-  replacedLists: string[];
   /** The service list to store, by asset id. */
   serviceLists: Map<string, IngestService[]>;
   /** Matched assets whose stored services the new list replaces (deleted before the insert). */
@@ -53,7 +59,13 @@ export interface AssetPlan {
   matched: Map<string, number>;
   counts: Pick<
     IngestCounts,
-    'assetsCreated' | 'assetsUpdated' | 'assetsUnchanged' | 'vulnerabilities'
+    | 'assetsCreated'
+    | 'assetsUpdated'
+    | 'assetsUnchanged'
+    | 'vulnerabilities'
+    | 'findingsOpened'
+    | 'findingsReopened'
+    | 'findingsFixed'
   >;
 }
 
@@ -62,8 +74,8 @@ export interface StoredAssets {
   byId: ReadonlyMap<string, StoredAsset>;
   /** By ip, the assets holding it, the earliest created first (none when matching by id only). */
   byIp: ReadonlyMap<string, readonly StoredAsset[]>;
-  /** The stored vulnerabilities of the matched assets that carry a list, by asset id. */
-  vulnerabilities: ReadonlyMap<string, VulnerabilityRow[]>;
+  /** The stored findings (every status) of the matched assets that carry a list, by asset id. */
+  findings: ReadonlyMap<string, PlannedFinding[]>;
   /** The stored services of the matched assets that carry a list, by asset id. */
   services: ReadonlyMap<string, ServiceRow[]>;
   /** The stored `sources` of the matched assets (read when the payload has a source). */
@@ -107,24 +119,43 @@ function emptyPlan(): AssetPlan {
     updates: [],
     unchanged: [],
     sourceAdds: [],
+    findingPlans: new Map(),
     vulnerabilityLists: new Map(),
-    replacedLists: [],
     serviceLists: new Map(),
     replacedServiceLists: [],
     ids: [],
     matched: new Map(),
-    counts: { assetsCreated: 0, assetsUpdated: 0, assetsUnchanged: 0, vulnerabilities: 0 },
+    counts: {
+      assetsCreated: 0,
+      assetsUpdated: 0,
+      assetsUnchanged: 0,
+      vulnerabilities: 0,
+      findingsOpened: 0,
+      findingsReopened: 0,
+      findingsFixed: 0,
+    },
   };
 }
 
 function withCounts(plan: AssetPlan): AssetPlan {
   let vulnerabilities = 0;
   for (const list of plan.vulnerabilityLists.values()) vulnerabilities += list.length;
+  let findingsOpened = 0;
+  let findingsReopened = 0;
+  let findingsFixed = 0;
+  for (const findings of plan.findingPlans.values()) {
+    findingsOpened += findings.opened.length;
+    findingsReopened += findings.reopened.length;
+    findingsFixed += findings.fixed.length;
+  }
   plan.counts = {
     assetsCreated: plan.creates.length,
     assetsUpdated: plan.updates.length,
     assetsUnchanged: plan.unchanged.length,
     vulnerabilities,
+    findingsOpened,
+    findingsReopened,
+    findingsFixed,
   };
   return plan;
 }
@@ -145,7 +176,13 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
   for (const field of ASSET_FIELDS) row[field] = fields[field] ?? null;
   row.source = context.source;
   plan.creates.push(row as unknown as AssetRow);
-  if (asset.vulnerabilities) plan.vulnerabilityLists.set(id, asset.vulnerabilities);
+  if (asset.vulnerabilities) {
+    plan.findingPlans.set(
+      id,
+      planFindings([], asset.vulnerabilities, context.source, context.newId),
+    );
+    plan.vulnerabilityLists.set(id, asset.vulnerabilities);
+  }
   if (asset.services) plan.serviceLists.set(id, asset.services);
   return id;
 }
@@ -167,24 +204,6 @@ function mergedRow(
 
 function sameRow(a: AssetRow, b: AssetRow): boolean {
   return a.source === b.source && ASSET_FIELDS.every((field) => a[field] === b[field]);
-}
-
-/** Whether two vulnerability lists hold the same records, whatever their order. */
-export function sameVulnerabilities(
-  stored: readonly VulnerabilityRow[],
-  given: readonly IngestVulnerability[],
-): boolean {
-  if (stored.length !== given.length) return false;
-  const byId = new Map(stored.map((row) => [row.id, row]));
-  return given.every((item) => {
-    const row = byId.get(item.id);
-    return (
-      row !== undefined &&
-      row.score === item.score &&
-      row.summary === item.summary &&
-      row.published_date === item.publishedDate
-    );
-  });
 }
 
 /** Whether two service lists hold the same records, whatever their order. */
@@ -227,6 +246,31 @@ function replaceList<S, G>(
   lists.set(assetId, given);
   replaced.push(assetId);
   return storedList;
+}
+
+/**
+ * The item's vulnerability list (when it has one) planned against the matched asset's stored
+ * findings, into `plan`. Answers the asset's vulnerabilities before, when they change (the
+ * list shown: open and accepted findings, compared as a set); else null.
+ */
+function planAssetFindings(
+  assetId: string,
+  asset: IngestAsset,
+  stored: StoredAssets,
+  plan: AssetPlan,
+  context: PlanContext,
+): ListedVulnerability[] | null {
+  if (!asset.vulnerabilities) return null;
+  const findings = planFindings(
+    stored.findings.get(assetId) ?? [],
+    asset.vulnerabilities,
+    context.source,
+    context.newId,
+  );
+  plan.findingPlans.set(assetId, findings);
+  if (sameListed(findings.shownBefore, findings.shownAfter)) return null;
+  plan.vulnerabilityLists.set(assetId, findings.shownAfter);
+  return findings.shownBefore;
 }
 
 /**
@@ -282,14 +326,7 @@ export function planMerge(
     plan.ids.push(match.id);
 
     const after = mergedRow(match, asset.fields, source);
-    const vulnerabilitiesBefore = replaceList(
-      match.id,
-      asset.vulnerabilities,
-      stored.vulnerabilities,
-      sameVulnerabilities,
-      plan.vulnerabilityLists,
-      plan.replacedLists,
-    );
+    const vulnerabilitiesBefore = planAssetFindings(match.id, asset, stored, plan, context);
     const servicesBefore = replaceList(
       match.id,
       asset.services,

@@ -41,10 +41,27 @@ describe('ChangeLog', () => {
           ['b', b],
         ]),
         byIp: new Map(),
-        vulnerabilities: new Map([
+        findings: new Map([
           [
             'a',
-            [{ asset_id: 'a', id: 'CVE-9', score: 9, summary: null, published_date: '2020-02-02' }],
+            [
+              {
+                id: 'finding-9',
+                assetId: 'a',
+                vulnId: 'CVE-9',
+                score: 9,
+                summary: null,
+                publishedDate: '2020-02-02',
+                status: 'open' as const,
+                // Reported by the run's feed alone: not listed, it is fixed.
+                sources: ['scan'],
+                nextPosition: 1,
+                fixedAt: null,
+                reopenedAt: null,
+                reopenCount: 0,
+                acceptedUntil: null,
+              },
+            ],
           ],
         ]),
         services: new Map(),
@@ -107,7 +124,7 @@ describe('ChangeLog', () => {
       {
         byId: new Map([['a', a]]),
         byIp: new Map(),
-        vulnerabilities: new Map(),
+        findings: new Map(),
         services: new Map([
           [
             'a',

@@ -1,5 +1,4 @@
 import type { ServiceRow } from '../../database/tables/services.table.js';
-import type { VulnerabilityRow } from '../../database/tables/vulnerabilities.table.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { RelationRow } from './ingest-plan.js';
 import { type AssetPlan, type AssetUpdate } from './plan-assets.js';
@@ -32,10 +31,24 @@ export interface ChangeLists<T> {
   deleted: T[];
 }
 
+/** A finding opened, reopened or fixed, as the change lists name it. */
+export interface FindingChangeEntry {
+  assetId: string;
+  vulnId: string;
+}
+
+/** What a run did to findings. */
+export interface FindingChangeLists {
+  opened: FindingChangeEntry[];
+  reopened: FindingChangeEntry[];
+  fixed: FindingChangeEntry[];
+}
+
 /** The answer's `changes`. */
 export interface IngestChanges {
   assets: ChangeLists<AssetChange>;
   relations: ChangeLists<RelationChange>;
+  findings: FindingChangeLists;
   truncated: boolean;
 }
 
@@ -62,25 +75,9 @@ class BoundedList<T> {
 }
 
 /** Vulnerabilities as the API shows them: in id order. */
-function shownVulnerabilities(
-  list: readonly (VulnerabilityRow | IngestVulnerability)[],
-): IngestVulnerability[] {
+function shownVulnerabilities(list: readonly IngestVulnerability[]): IngestVulnerability[] {
   return list
-    .map((item) =>
-      'asset_id' in item
-        ? {
-            id: item.id,
-            score: item.score,
-            summary: item.summary,
-            publishedDate: item.published_date,
-          }
-        : {
-            id: item.id,
-            score: item.score,
-            summary: item.summary,
-            publishedDate: item.publishedDate,
-          },
-    )
+    .map(({ id, score, summary, publishedDate }) => ({ id, score, summary, publishedDate }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -181,6 +178,11 @@ export class ChangeLog {
     updated: new BoundedList<RelationChange>(),
     deleted: new BoundedList<RelationChange>(),
   };
+  private readonly findings = {
+    opened: new BoundedList<FindingChangeEntry>(),
+    reopened: new BoundedList<FindingChangeEntry>(),
+    fixed: new BoundedList<FindingChangeEntry>(),
+  };
 
   /** `seenAt`: the run's time as the API shows it (a first sighting's `firstSeenAt`). */
   constructor(
@@ -189,6 +191,15 @@ export class ChangeLog {
   ) {}
 
   addAssets(plan: AssetPlan): void {
+    for (const [assetId, findings] of plan.findingPlans) {
+      for (const [list, vulnIds] of [
+        [this.findings.opened, findings.opened],
+        [this.findings.reopened, findings.reopened],
+        [this.findings.fixed, findings.fixed],
+      ] as const) {
+        for (const vulnId of vulnIds) list.add(() => ({ assetId, vulnId }));
+      }
+    }
     for (const row of plan.creates) {
       this.assets.created.add(() => ({ id: row.id, name: row.name }));
     }
@@ -249,7 +260,11 @@ export class ChangeLog {
   }
 
   result(): IngestChanges {
-    const lists = [...Object.values(this.assets), ...Object.values(this.relations)];
+    const lists = [
+      ...Object.values(this.assets),
+      ...Object.values(this.relations),
+      ...Object.values(this.findings),
+    ];
     return {
       assets: {
         created: this.assets.created.entries,
@@ -260,6 +275,11 @@ export class ChangeLog {
         created: this.relations.created.entries,
         updated: this.relations.updated.entries,
         deleted: this.relations.deleted.entries,
+      },
+      findings: {
+        opened: this.findings.opened.entries,
+        reopened: this.findings.reopened.entries,
+        fixed: this.findings.fixed.entries,
       },
       truncated: lists.some((list) => list.truncated),
     };

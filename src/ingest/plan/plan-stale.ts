@@ -62,6 +62,15 @@ export function planStaleRelations(
   );
 }
 
+/** maxFixes: refuses a run that would fix more findings than the caller allows. */
+export function checkMaxFixes(fixes: number, maxFixes: number | null): void {
+  if (maxFixes !== null && fixes > maxFixes) {
+    throw new ConflictError(
+      `this ingestion would fix ${fixes} findings, more than maxFixes ${maxFixes}`,
+    );
+  }
+}
+
 /** maxDeletions: refuses a run that would delete more assets than the caller allows. */
 export function checkMaxDeletions(deletions: number, maxDeletions: number | null): void {
   if (maxDeletions !== null && deletions > maxDeletions) {

@@ -10,7 +10,7 @@ function fail(message: string): never {
 
 /**
  * A scanner body's options, from the query (`?source=nmap-dmz&dryRun=true&matchBy=id`), typed
- * as the body's `options` would hold them: flags `true` or `false`, `maxDeletions` digits,
+ * as the body's `options` would hold them: flags `true` or `false`, `maxDeletions` and `maxFixes` digits,
  * `matchBy` a comma-separated list. What cannot be typed is refused here, naming the
  * parameter; the values are then checked by the rules of the body's options.
  */
@@ -22,7 +22,7 @@ export function optionsFromQuery(query: Record<string, unknown>): Record<string,
     if (FLAGS.has(key)) {
       if (value !== 'true' && value !== 'false') fail(`${key} must be true or false`);
       options[key] = value === 'true';
-    } else if (key === 'maxDeletions') {
+    } else if (key === 'maxDeletions' || key === 'maxFixes') {
       options[key] = DIGITS.test(value) ? Number(value) : value;
     } else if (key === 'matchBy') {
       options[key] = value.split(',');

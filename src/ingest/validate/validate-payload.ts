@@ -12,9 +12,9 @@ import {
   ASSET_FIELD_RULES,
   ASSET_ID_RULE,
   RELATION_FIELDS,
-  VULNERABILITY_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
 import { checkServiceList } from '../../common/field-rules/service-list.js';
+import { checkVulnerabilityList } from '../../common/field-rules/vulnerability-list.js';
 import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../../database/ingest-tuning.js';
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
@@ -25,7 +25,6 @@ import {
   type IngestMode,
   type IngestPayload,
   type IngestRelation,
-  type IngestVulnerability,
   type ItemNamer,
 } from '../ingest-payload.js';
 
@@ -36,12 +35,13 @@ export const OPTION_KEYS: ReadonlySet<string> = new Set([
   'source',
   'dryRun',
   'maxDeletions',
+  'maxFixes',
   'matchBy',
 ]);
+// maxDeletions and maxFixes.
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
 const MATCH_KEYS = ['id', 'ip'];
 const ASSET_KEYS = new Set(['id', ...ASSET_FIELDS, 'vulnerabilities', 'services']);
-const VULNERABILITY_KEYS = new Set(Object.keys(VULNERABILITY_FIELDS));
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 /** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
 const IP_ENDS = { sourceAssetId: 'sourceAssetIp', targetAssetId: 'targetAssetIp' } as const;
@@ -107,24 +107,6 @@ function matchByIp(value: unknown, origin: OptionsOrigin): boolean {
   return keys.includes('ip');
 }
 
-function parseVulnerability(value: unknown, path: string): IngestVulnerability {
-  if (!isObject(value)) fail(`${path} must be an object`);
-  rejectUnknown(value, VULNERABILITY_KEYS, path);
-  const rules = VULNERABILITY_FIELDS;
-  // Absent reads as null here: a vulnerability is written whole.
-  return {
-    id: checkField(rules.id, value.id, path, 'id'),
-    score: checkField(rules.score, value.score ?? null, path, 'score'),
-    summary: checkField(rules.summary, value.summary ?? null, path, 'summary'),
-    publishedDate: checkField(
-      rules.publishedDate,
-      value.publishedDate ?? null,
-      path,
-      'publishedDate',
-    ),
-  };
-}
-
 function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   if (!isObject(value)) fail(`${path} must be an object`);
   rejectUnknown(value, ASSET_KEYS, path);
@@ -137,19 +119,10 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
     }
   }
   if (value.vulnerabilities !== undefined) {
-    if (!Array.isArray(value.vulnerabilities)) fail(`${path}.vulnerabilities must be an array`);
-    const seen = new Map<string, number>();
-    asset.vulnerabilities = value.vulnerabilities.map((item: unknown, position: number) => {
-      const vulnerability = parseVulnerability(item, `${path}.vulnerabilities[${position}]`);
-      const first = seen.get(vulnerability.id);
-      if (first !== undefined) {
-        fail(
-          `${path}.vulnerabilities[${position}].id repeats ${path}.vulnerabilities[${first}].id`,
-        );
-      }
-      seen.set(vulnerability.id, position);
-      return vulnerability;
-    });
+    asset.vulnerabilities = checkVulnerabilityList(
+      value.vulnerabilities,
+      `${path}.vulnerabilities`,
+    );
   }
   if (value.services !== undefined) {
     asset.services = checkServiceList(value.services, `${path}.services`);
@@ -271,8 +244,12 @@ function readOptions(
     options.maxDeletions === undefined || options.maxDeletions === null
       ? null
       : option<number>(MAX_DELETIONS_RULE, options.maxDeletions, origin, 'maxDeletions');
+  const maxFixes =
+    options.maxFixes === undefined || options.maxFixes === null
+      ? null
+      : option<number>(MAX_DELETIONS_RULE, options.maxFixes, origin, 'maxFixes');
   const matchIp = matchByIp(options.matchBy, origin);
-  return { mode, deleteStale, source, dryRun, maxDeletions, matchByIp: matchIp };
+  return { mode, deleteStale, source, dryRun, maxDeletions, maxFixes, matchByIp: matchIp };
 }
 
 /**

@@ -9,6 +9,7 @@ import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 import { ChangeSets1795601152203 } from './1795601152203-ChangeSets.js';
 import { ChangeIdOrder1795604857998 } from './1795604857998-ChangeIdOrder.js';
+import { Findings1795876503670 } from './1795876503670-Findings.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -22,4 +23,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetCount1795527936777,
   ChangeSets1795601152203,
   ChangeIdOrder1795604857998,
+  Findings1795876503670,
 ];

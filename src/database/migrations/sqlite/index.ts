@@ -9,6 +9,7 @@ import { AssetSearch1795527936776 } from './1795527936776-AssetSearch.js';
 import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 import { ChangeSets1795601120887 } from './1795601120887-ChangeSets.js';
 import { ChangeIdOrder1795604843150 } from './1795604843150-ChangeIdOrder.js';
+import { Findings1795876500649 } from './1795876500649-Findings.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -22,4 +23,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetCount1795527936777,
   ChangeSets1795601120887,
   ChangeIdOrder1795604843150,
+  Findings1795876500649,
 ];

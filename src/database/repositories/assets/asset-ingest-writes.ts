@@ -3,11 +3,6 @@ import { chunks, idsPerStatement, placeholders, type IngestSql } from '../../ing
 import { ASSET_SOURCE_INSERT_COLUMNS } from '../../tables/asset-sources.table.js';
 import { ASSET_FIELDS, ASSET_INSERT_COLUMNS, type AssetRow } from '../../tables/assets.table.js';
 import { SERVICE_INSERT_COLUMNS, serviceRow } from '../../tables/services.table.js';
-import {
-  VULNERABILITY_INSERT_COLUMNS,
-  vulnerabilityRow,
-  type VulnerabilityValues,
-} from '../../tables/vulnerabilities.table.js';
 
 // An upsert on the primary key updates many rows in one statement; created_at and origin stay,
 // the first sighting is kept once set, the last one moves only with a source.
@@ -55,9 +50,11 @@ export class AssetIngestWrites {
     this.perStatement = idsPerStatement(sql);
   }
 
-  /** replace: every asset and every list deleted (the relations first); answers how many assets. */
+  /**
+   * replace: every asset and every list deleted (the relations and findings first); answers how
+   * many assets.
+   */
   async deleteAll(): Promise<number> {
-    await this.sql.run('DELETE FROM vulnerabilities');
     await this.sql.run('DELETE FROM services');
     await this.sql.run('DELETE FROM asset_sources');
     return this.sql.run('DELETE FROM assets');
@@ -122,35 +119,15 @@ export class AssetIngestWrites {
     );
   }
 
-  /** The stored vulnerabilities of `replaced` assets deleted, then `lists` inserted. */
-  async replaceVulnerabilities(
-    replaced: readonly string[],
-    lists: ReadonlyMap<string, readonly VulnerabilityValues[]>,
-  ): Promise<void> {
-    await this.deleteLists('vulnerabilities', replaced);
-    await this.sql.insert(
-      'vulnerabilities',
-      VULNERABILITY_INSERT_COLUMNS,
-      listRows(lists, vulnerabilityRow),
-    );
-  }
-
   /** The stored services of `replaced` assets deleted, then `lists` inserted. */
   async replaceServices(
     replaced: readonly string[],
     lists: ReadonlyMap<string, readonly ServiceValues[]>,
   ): Promise<void> {
-    await this.deleteLists('services', replaced);
-    await this.sql.insert('services', SERVICE_INSERT_COLUMNS, listRows(lists, serviceRow));
-  }
-
-  private async deleteLists(
-    table: 'vulnerabilities' | 'services',
-    assetIds: readonly string[],
-  ): Promise<void> {
-    for (const part of chunks(assetIds, this.perStatement)) {
-      await this.sql.run(`DELETE FROM ${table} WHERE asset_id IN (${placeholders(part)})`, part);
+    for (const part of chunks(replaced, this.perStatement)) {
+      await this.sql.run(`DELETE FROM services WHERE asset_id IN (${placeholders(part)})`, part);
     }
+    await this.sql.insert('services', SERVICE_INSERT_COLUMNS, listRows(lists, serviceRow));
   }
 
   /** deleteStale: these assets (at most idsPerStatement) lose the payload's source. */

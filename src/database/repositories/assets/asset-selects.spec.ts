@@ -4,15 +4,11 @@ import {
   POSITIONED_SOURCES_SELECT,
   SERVICES_SELECT,
   SOURCES_SELECT,
-  VULNERABILITIES_SELECT,
 } from './asset-selects.js';
 
 // The reads derived from the column tables: their text is what the databases plan and cache.
 describe("the reads of an asset's lists", () => {
   it('select every column, a date as its text', () => {
-    expect(VULNERABILITIES_SELECT).toBe(
-      'SELECT asset_id, id, score, summary, CAST(published_date AS TEXT) AS published_date FROM vulnerabilities',
-    );
     expect(SERVICES_SELECT).toBe(
       'SELECT asset_id, port, protocol, name, product, version FROM services',
     );

@@ -5,13 +5,17 @@ import {
 import { ASSET_FIELDS } from '../../tables/assets.table.js';
 import { selectList } from '../../tables/column-table.js';
 import { SERVICE_INSERT_COLUMNS } from '../../tables/services.table.js';
-import { VULNERABILITY_INSERT_COLUMNS } from '../../tables/vulnerabilities.table.js';
 
 // The reads of an asset's lists, written once for every path that reads them (the API's, the
 // ingestion's lookups and its change records), each completed by its caller's WHERE.
 
-/** Every column of an asset's vulnerabilities, the date as its text. */
-export const VULNERABILITIES_SELECT = `SELECT ${selectList(VULNERABILITY_INSERT_COLUMNS)} FROM vulnerabilities`;
+/**
+ * An asset's `vulnerabilities` (VulnerabilityRow): its open and accepted findings, the date as
+ * its text. A derived table, so that each caller's WHERE and ORDER BY name the API's columns;
+ * both databases flatten it into a read of the (asset_id, vuln_id) index.
+ */
+export const VULNERABILITIES_SELECT =
+  "SELECT * FROM (SELECT asset_id, vuln_id AS id, score, summary, CAST(published_date AS TEXT) AS published_date FROM findings WHERE status IN ('open', 'accepted')) v";
 
 /** Every column of an asset's services. */
 export const SERVICES_SELECT = `SELECT ${selectList(SERVICE_INSERT_COLUMNS)} FROM services`;

@@ -3,7 +3,7 @@ import { selectIn, type IngestLookups } from '../../ingest-sql.js';
 import type { PositionedSourceRow } from '../../tables/asset-sources.table.js';
 import type { AssetRow, StoredAssetRow } from '../../tables/assets.table.js';
 import type { ServiceRow } from '../../tables/services.table.js';
-import type { VulnerabilityRow } from '../../tables/vulnerabilities.table.js';
+import type { VulnerabilityRow } from '../../tables/findings.table.js';
 import {
   MATCHED_ASSETS_SELECT,
   POSITIONED_SOURCES_SELECT,

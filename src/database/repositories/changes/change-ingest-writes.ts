@@ -1,6 +1,7 @@
 import type { Dialect } from '../../dialect/dialect.js';
 import { changeSetOf, type ChangeInput, type ChangeOrigin } from '../../history/change-origin.js';
 import {
+  findingsOfAssets,
   keepCreationsSql,
   relationsOfAssets,
   type CreatedObjectType,
@@ -26,8 +27,16 @@ const CHANGE_SET_INSERT = `INSERT INTO change_sets (${CHANGE_SET_INSERT_COLUMNS.
  * rows just written (INSERT ... SELECT), without a copy of the object (`after` NULL: it is read
  * from its row until its first recorded change, creation-sql.ts).
  */
-function createdRecordsSql(dialect: Dialect, table: 'assets' | 'relations', count: number): string {
-  const objectType = table === 'assets' ? 'asset' : 'relation';
+/** The tables whose new rows an ingestion records, and the object each row is. */
+export type CreatedTable = 'assets' | 'relations' | 'findings';
+const CREATED_OBJECTS: Record<CreatedTable, CreatedObjectType> = {
+  assets: 'asset',
+  relations: 'relation',
+  findings: 'finding',
+};
+
+function createdRecordsSql(dialect: Dialect, table: CreatedTable, count: number): string {
+  const objectType = CREATED_OBJECTS[table];
   return `${CHANGE_INSERT} ${dialect.createdRecordsSelect(objectType, table, count)}`;
 }
 
@@ -60,11 +69,7 @@ export class ChangeIngestWrites {
   }
 
   /** The creation of `table`'s rows `ids` (at most idsPerStatement), just written, recorded. */
-  async created(
-    table: 'assets' | 'relations',
-    ids: readonly string[],
-    changeSetId: number,
-  ): Promise<void> {
+  async created(table: CreatedTable, ids: readonly string[], changeSetId: number): Promise<void> {
     const { sql } = this;
     await sql.runQueued(createdRecordsSql(sql.dialect, table, ids.length), [
       this.ids.prefix,
@@ -84,6 +89,18 @@ export class ChangeIngestWrites {
     await this.sql.runQueued(
       keepCreationsSql(this.sql.dialect, objectType, `IN (${placeholders(ids)})`),
       ids,
+    );
+  }
+
+  /** keepCreations for the findings of these assets (at most idsPerStatement). */
+  async keepFindingCreationsOf(assetIds: string[]): Promise<void> {
+    await this.sql.runQueued(
+      keepCreationsSql(
+        this.sql.dialect,
+        'finding',
+        findingsOfAssets(`IN (${placeholders(assetIds)})`),
+      ),
+      assetIds,
     );
   }
 

@@ -1,0 +1,13 @@
+import { selectList } from '../../tables/column-table.js';
+import { FINDING_SOURCE_INSERT_COLUMNS } from '../../tables/finding-sources.table.js';
+import { FINDING_COLUMNS } from '../../tables/findings.table.js';
+
+/** Whole findings rows (the date as its text), without their WHERE. */
+export const FINDINGS_SELECT = `SELECT ${selectList(
+  Object.values(FINDING_COLUMNS).map((column) =>
+    column.type === 'json' ? { name: column.name, type: 'text' as const } : column,
+  ),
+)} FROM findings`;
+
+/** finding_sources rows, without their WHERE. */
+export const FINDING_SOURCES_SELECT = `SELECT ${selectList(FINDING_SOURCE_INSERT_COLUMNS)} FROM finding_sources`;

@@ -1,0 +1,153 @@
+import type { FindingStatus } from '../../common/field-rules/finding-values.js';
+
+/** A vulnerability as a write lists it on an asset (an ingestion item, a scanner host, a route). */
+export interface ListedVulnerability {
+  id: string;
+  score: number | null;
+  summary: string | null;
+  publishedDate: string | null;
+}
+
+/** A stored finding as the planner reads it. */
+export interface StoredFinding {
+  id: string;
+  vulnId: string;
+  score: number | null;
+  summary: string | null;
+  publishedDate: string | null;
+  status: FindingStatus;
+  /** Its `sources`, in order. */
+  sources: readonly string[];
+  /** The position a feed added now takes among them. */
+  nextPosition: number;
+}
+
+/** A stored finding whose values or status the write changes. */
+export interface FindingChange {
+  stored: StoredFinding;
+  /** The listed values, when they differ from the stored ones. */
+  values: ListedVulnerability | null;
+  /** `fixed` (not listed) or `open` (a fixed one listed: reopened); null when it stays. */
+  status: 'fixed' | 'open' | null;
+}
+
+/** What a write that gives an asset's vulnerabilities does to the asset's findings. */
+export interface FindingListPlan {
+  /** Listed vulnerabilities without a finding: new open findings, in list order. */
+  creates: { id: string; values: ListedVulnerability }[];
+  /** Stored findings whose values or status change (their vulnIds in list, then stored, order). */
+  changes: FindingChange[];
+  /** Every listed stored finding: its last sighting moves (the write's time). */
+  seen: string[];
+  /** Findings the write's source joins, with the position it takes. */
+  sourceAdds: [findingId: string, position: number][];
+  /** Open or accepted findings not listed that the write's source leaves. */
+  sourceRemovals: string[];
+  /** The asset's listed findings (open or accepted) before the write, and after. */
+  shownBefore: ListedVulnerability[];
+  shownAfter: ListedVulnerability[];
+  /** The vulnIds opened (new), reopened and fixed by the write, in list order (fixed: stored order). */
+  opened: string[];
+  reopened: string[];
+  fixed: string[];
+}
+
+const LISTED: ReadonlySet<FindingStatus> = new Set(['open', 'accepted']);
+
+const valuesOf = (finding: StoredFinding): ListedVulnerability => ({
+  id: finding.vulnId,
+  score: finding.score,
+  summary: finding.summary,
+  publishedDate: finding.publishedDate,
+});
+
+const sameValues = (finding: StoredFinding, listed: ListedVulnerability): boolean =>
+  finding.score === listed.score &&
+  finding.summary === listed.summary &&
+  finding.publishedDate === listed.publishedDate;
+
+/**
+ * The findings of one asset after a write that lists its vulnerabilities (`listed`, validated:
+ * one entry per id), given what is stored (`stored`, every status), the write's feed (`source`,
+ * null for a route or an ingestion without one) and the ids of new findings (`newId`).
+ *
+ * - A listed vulnerability without a finding opens one; a `fixed` one reopens; any other keeps
+ *   its status. Its values take the listed ones and the source joins its `sources`.
+ * - An `open` or `accepted` finding not listed is fixed without a source. With a source S, S
+ *   leaves its `sources`, and it is fixed only when S was one of them and none is left: a feed
+ *   fixes only what it reported, never what another feed still reports or what was entered by
+ *   hand.
+ * - A `false_positive` finding never changes status here.
+ */
+export function planFindings(
+  stored: readonly StoredFinding[],
+  listed: readonly ListedVulnerability[],
+  source: string | null,
+  newId: () => string,
+): FindingListPlan {
+  const plan: FindingListPlan = {
+    creates: [],
+    changes: [],
+    seen: [],
+    sourceAdds: [],
+    sourceRemovals: [],
+    shownBefore: stored.filter((finding) => LISTED.has(finding.status)).map(valuesOf),
+    shownAfter: [],
+    opened: [],
+    reopened: [],
+    fixed: [],
+  };
+  const byVulnId = new Map(stored.map((finding) => [finding.vulnId, finding]));
+  const listedIds = new Set<string>();
+  for (const vulnerability of listed) {
+    listedIds.add(vulnerability.id);
+    const finding = byVulnId.get(vulnerability.id);
+    if (finding === undefined) {
+      const id = newId();
+      plan.creates.push({ id, values: vulnerability });
+      plan.opened.push(vulnerability.id);
+      plan.shownAfter.push(vulnerability);
+      continue;
+    }
+    plan.seen.push(finding.id);
+    const reopens = finding.status === 'fixed';
+    const values = sameValues(finding, vulnerability) ? null : vulnerability;
+    if (reopens || values !== null)
+      plan.changes.push({ stored: finding, values, status: reopens ? 'open' : null });
+    if (reopens) plan.reopened.push(vulnerability.id);
+    if (source !== null && !finding.sources.includes(source))
+      plan.sourceAdds.push([finding.id, finding.nextPosition]);
+    if (reopens || LISTED.has(finding.status)) plan.shownAfter.push(vulnerability);
+  }
+  for (const finding of stored) {
+    if (listedIds.has(finding.vulnId) || !LISTED.has(finding.status)) continue;
+    let fixes = source === null;
+    if (source !== null && finding.sources.includes(source)) {
+      plan.sourceRemovals.push(finding.id);
+      fixes = finding.sources.length === 1;
+    }
+    if (fixes) {
+      plan.changes.push({ stored: finding, values: null, status: 'fixed' });
+      plan.fixed.push(finding.vulnId);
+    } else plan.shownAfter.push(valuesOf(finding));
+  }
+  return plan;
+}
+
+/** Whether two lists hold the same vulnerabilities with the same values, whatever their order. */
+export function sameListed(
+  a: readonly ListedVulnerability[],
+  b: readonly ListedVulnerability[],
+): boolean {
+  if (a.length !== b.length) return false;
+  const byId = new Map(a.map((entry) => [entry.id, entry]));
+  return b.every((entry) => {
+    const other = byId.get(entry.id);
+    return (
+      other !== undefined &&
+      other.score === entry.score &&
+      other.summary === entry.summary &&
+      other.publishedDate === entry.publishedDate
+    );
+  });
+}
