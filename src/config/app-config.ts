@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import type { DueSeverity } from '../common/field-rules/finding-values.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -36,7 +35,7 @@ export interface AppConfig {
    */
   changeHistory: boolean;
   /** Days from a finding's opening (or last reopening) to its due date, by severity. */
-  findingSlaDays: Record<DueSeverity, number>;
+  findingSlaDays: Record<SlaSeverity, number>;
 }
 
 export interface MetricsConfig {
@@ -235,8 +234,10 @@ export function loadConfig(env: Env): AppConfig {
   };
 }
 
-const SLA_SEVERITIES: readonly DueSeverity[] = ['critical', 'high', 'medium', 'low'];
-const DEFAULT_SLA_DAYS: Record<DueSeverity, number> = {
+/** The severities a finding's due date is set for (`none` has none). */
+type SlaSeverity = 'critical' | 'high' | 'medium' | 'low';
+const SLA_SEVERITIES: readonly SlaSeverity[] = ['critical', 'high', 'medium', 'low'];
+const DEFAULT_SLA_DAYS: Record<SlaSeverity, number> = {
   critical: 15,
   high: 30,
   medium: 90,
@@ -250,13 +251,13 @@ const DEFAULT_SLA_DAYS: Record<DueSeverity, number> = {
 function readFindingSlaDays(
   value: string | undefined,
   fail: (name: string, why: string) => never,
-): Record<DueSeverity, number> {
+): Record<SlaSeverity, number> {
   const days = { ...DEFAULT_SLA_DAYS };
   if (value === undefined) return days;
   const given = new Set<string>();
   for (const entry of value.split(',')) {
     const match = /^\s*([a-z]+)\s*=\s*(\d{1,4})\s*$/.exec(entry);
-    const severity = match?.[1] as DueSeverity | undefined;
+    const severity = match?.[1] as SlaSeverity | undefined;
     if (!match || !SLA_SEVERITIES.includes(severity!)) {
       fail(
         'FINDING_SLA_DAYS',

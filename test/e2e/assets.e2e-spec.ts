@@ -157,9 +157,9 @@ describe('assets', () => {
       ['an id (server-generated)', { name: 'x', id: 'mine' }, /^id is not an accepted property/],
       ['a source (written by ingestion only)', { name: 'x', source: 'feed' }, /^source /],
       [
-        'vulnerabilities (written by ingestion only)',
-        { name: 'x', vulnerabilities: [] },
-        /^vulnerabilities /,
+        'a vulnerability out of range',
+        { name: 'x', vulnerabilities: [{ id: 'CVE-1', score: 11 }] },
+        /^vulnerabilities\[0\]\.score /,
       ],
       ['an origin (set by the service)', { name: 'x', origin: 'ingest' }, /^origin is not an/],
       ['sources (written by ingestion only)', { name: 'x', sources: ['f'] }, /^sources is not an/],

@@ -334,7 +334,11 @@ describe('change history', () => {
       };
       const first = await ingest(body, editor);
       const records = (await changes(`?runId=${first.runId}`)).list;
-      expect(records).toHaveLength(3);
+      // The two assets, the relation and the finding of fw's vulnerability.
+      expect(records).toHaveLength(4);
+      expect(records.filter((change) => change.objectType === 'finding')).toMatchObject([
+        { action: 'create', after: { assetId: 'fw', vulnId: 'CVE-1', status: 'open' } },
+      ]);
       const fw = records.find((change) => change.objectId === 'fw')!;
       const shown = (await t.request('GET', '/api/assets/fw', { token: viewer })).body;
       expect(fw).toMatchObject({ action: 'create', before: null, runId: first.runId });
@@ -366,7 +370,18 @@ describe('change history', () => {
         },
         editor,
       );
-      const [update] = (await changes(`?runId=${changed.runId}`)).list;
+      const changedRecords = (await changes(`?runId=${changed.runId}`)).list;
+      // The asset's update, CVE-2's finding opened, CVE-1's fixed (the feed no longer lists it).
+      expect(changedRecords.map((change) => [change.objectType, change.action])).toEqual([
+        ['finding', 'update'],
+        ['finding', 'create'],
+        ['asset', 'update'],
+      ]);
+      expect(changedRecords[0]).toMatchObject({
+        before: { status: 'open', fixedAt: null },
+        after: { status: 'fixed', fixedAt: expect.any(String) },
+      });
+      const update = changedRecords[2];
       expect(update.before).toEqual({
         risk_score: null,
         vulnerabilities: [{ id: 'CVE-1', score: 9.8, summary: null, publishedDate: null }],
@@ -542,9 +557,33 @@ describe('change history', () => {
             change.after,
           ]),
         ) as Record_;
+      // The finding of a1's vulnerability, as created: open, seen once, reported by the feed.
+      const findingThen = Object.values(await creations()).find(
+        (after) => after.vulnId === 'CVE-1',
+      )!;
+      expect(findingThen).toEqual({
+        id: expect.any(String),
+        assetId: 'a1',
+        vulnId: 'CVE-1',
+        score: 7.5,
+        severity: 'high',
+        summary: null,
+        publishedDate: '2024-01-02',
+        status: 'open',
+        sources: ['nmap'],
+        firstSeenAt: then.assets.a1.firstSeenAt,
+        lastSeenAt: then.assets.a1.firstSeenAt,
+        fixedAt: null,
+        reopenedAt: null,
+        reopenCount: 0,
+        reason: null,
+        acceptedUntil: null,
+        triagedBy: null,
+      });
       const expected = Object.fromEntries([
         ...Object.entries(then.assets),
         ...then.relations.map((relation): [string, Record_] => [relation.id, relation]),
+        [findingThen.id as string, findingThen],
       ]);
       expect(await creations()).toEqual(expected);
 

@@ -99,6 +99,9 @@ describe('ingestion changes and dry runs', () => {
       // link and nat go with old.
       relationsDeleted: 2,
       vulnerabilities: 2,
+      findingsOpened: 1,
+      findingsReopened: 0,
+      findingsFixed: 0,
     });
     const { assets, relations, truncated } = body.changes;
     expect(truncated).toBe(false);
@@ -258,6 +261,9 @@ describe('ingestion changes and dry runs', () => {
         relationsUnchanged: 2,
         relationsDeleted: 0,
         vulnerabilities: 0,
+        findingsOpened: 0,
+        findingsReopened: 0,
+        findingsFixed: 0,
       });
       expect(await store()).toEqual(before);
       expect(await history()).toEqual(recorded);

@@ -59,7 +59,7 @@ describe('ingestion under load and failure', () => {
     expect(written?.status).toBe(201);
     expect(listed?.status).toBe(200);
     expect(await count('assets')).toBe(20_001);
-    expect(await count('vulnerabilities')).toBe(40_000);
+    expect(await count('findings')).toBe(40_000);
     expect(await count('services')).toBe(1);
   });
 
@@ -87,7 +87,7 @@ describe('ingestion under load and failure', () => {
   it('leaves the store exactly as before when the write fails midway', async () => {
     const before = {
       assets: await count('assets'),
-      vulnerabilities: await count('vulnerabilities'),
+      vulnerabilities: await count('findings'),
       relations: await count('relations'),
       updated: await t.dataSource.query('SELECT id, name, updated_at FROM assets ORDER BY id'),
     };
@@ -128,7 +128,7 @@ describe('ingestion under load and failure', () => {
     }
     expect({
       assets: await count('assets'),
-      vulnerabilities: await count('vulnerabilities'),
+      vulnerabilities: await count('findings'),
       relations: await count('relations'),
       updated: await t.dataSource.query('SELECT id, name, updated_at FROM assets ORDER BY id'),
     }).toEqual(before);

@@ -11,6 +11,9 @@ const STATS_KEYS = [
   'assetsUnchanged',
   'assetsUpdated',
   'duration',
+  'findingsFixed',
+  'findingsOpened',
+  'findingsReopened',
   'relationsCreated',
   'relationsDeleted',
   'relationsUnchanged',
@@ -25,16 +28,18 @@ const STATS_KEYS = [
 async function snapshot(t: TestApp, times = true) {
   const count = async (table: string) =>
     Number((await t.dataSource.query(`SELECT COUNT(*) AS count FROM ${table}`))[0].count);
+  // The assets' vulnerabilities: their open and accepted findings.
   const updatedAt = times ? ', updated_at' : '';
   return {
     assets: await count('assets'),
-    vulnerabilities: await count('vulnerabilities'),
+    vulnerabilities: await count("findings WHERE status IN ('open', 'accepted')"),
+    findings: await count('findings'),
     relations: await count('relations'),
     assetRows: await t.dataSource.query(
       `SELECT id, name, ip, vendor, source${updatedAt} FROM assets ORDER BY id`,
     ),
     vulnerabilityRows: await t.dataSource.query(
-      'SELECT asset_id, id, score, summary FROM vulnerabilities ORDER BY asset_id, id',
+      `SELECT asset_id, vuln_id, score, summary, status${times ? ', last_seen_at' : ''} FROM findings ORDER BY asset_id, vuln_id`,
     ),
     relationRows: await t.dataSource.query(
       `SELECT source_asset_id, target_asset_id, type, direction${updatedAt} FROM relations ` +
@@ -729,7 +734,7 @@ describe('POST /api/integrations/ingest', () => {
   });
 
   describe('response', () => {
-    it('is exactly {success, runId, dryRun, stats, changes} with the ten counters', async () => {
+    it('is exactly {success, runId, dryRun, stats, changes} with the thirteen counters', async () => {
       const body = {
         assets: [
           {
@@ -769,6 +774,9 @@ describe('POST /api/integrations/ingest', () => {
         relationsUnchanged: 0,
         relationsDeleted: 0,
         vulnerabilities: 3,
+        findingsOpened: 3,
+        findingsReopened: 0,
+        findingsFixed: 0,
         duration: expect.stringMatching(/^\d+ms$/),
       });
 
@@ -785,6 +793,9 @@ describe('POST /api/integrations/ingest', () => {
         relationsUnchanged: 1,
         relationsDeleted: 0,
         vulnerabilities: 0,
+        findingsOpened: 0,
+        findingsReopened: 0,
+        findingsFixed: 0,
         duration: expect.stringMatching(/^\d+ms$/),
       });
     });

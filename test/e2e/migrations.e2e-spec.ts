@@ -229,7 +229,44 @@ describe('the Provenance migration on a stored inventory', () => {
     expect(assets.map((asset: Record<string, any>) => asset.id)).toEqual(['fed-1']);
   });
 
-  it('keeps the foreign keys: deleting an asset still takes its sources, vulnerabilities and relations', async () => {
+  it('turns the vulnerabilities into open findings, seen when the asset was, reported by its feeds', async () => {
+    const rows = await t.dataSource.query<Record<string, unknown>[]>(
+      `SELECT f.id, f.asset_id, f.vuln_id, f.severity, f.status, f.reopen_count,
+         (SELECT COUNT(*) FROM finding_periods p WHERE p.finding_id = f.id AND p.closed_at IS NULL) AS periods
+       FROM findings f ORDER BY f.asset_id`,
+    );
+    expect(
+      rows.map(({ id: _id, ...row }) => ({
+        ...row,
+        reopen_count: Number(row.reopen_count),
+        periods: Number(row.periods),
+      })),
+    ).toEqual([
+      {
+        asset_id: 'fed-1',
+        vuln_id: 'CVE-2024-3400',
+        severity: 'critical',
+        status: 'open',
+        reopen_count: 0,
+        periods: 1,
+      },
+      {
+        asset_id: 'typed-1',
+        vuln_id: 'CVE-2023-20198',
+        severity: 'high',
+        status: 'open',
+        reopen_count: 0,
+        periods: 1,
+      },
+    ]);
+    const sources = await t.dataSource.query<{ source: string }[]>(
+      `SELECT s.source FROM finding_sources s JOIN findings f ON f.id = s.finding_id WHERE f.asset_id = 'fed-1'`,
+    );
+    const fed = (await get('/api/assets/fed-1')) as Record<string, any>;
+    expect(sources.map((row) => row.source)).toEqual(fed.sources);
+  });
+
+  it('keeps the foreign keys: deleting an asset still takes its sources, findings and relations', async () => {
     const response = await t.request('DELETE', '/api/assets/fed-1', { token });
     expect(response.status).toBe(204);
     const count = async (table: string) =>
@@ -239,7 +276,7 @@ describe('the Provenance migration on a stored inventory', () => {
         )[0].n,
       );
     expect(await count('asset_sources')).toBe(1);
-    expect(await count('vulnerabilities')).toBe(1);
+    expect(await count('findings')).toBe(1);
     expect(await count('relations')).toBe(0);
   });
 });

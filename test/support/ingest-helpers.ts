@@ -13,7 +13,9 @@ export async function storeRows(dataSource: DataSource): Promise<string> {
   return JSON.stringify({
     assets: await sql('SELECT * FROM assets ORDER BY id'),
     sources: await sql('SELECT * FROM asset_sources ORDER BY asset_id, source'),
-    vulnerabilities: await sql('SELECT * FROM vulnerabilities ORDER BY asset_id, id'),
+    findings: await sql('SELECT * FROM findings ORDER BY asset_id, vuln_id'),
+    findingSources: await sql('SELECT * FROM finding_sources ORDER BY finding_id, source'),
+    findingPeriods: await sql('SELECT * FROM finding_periods ORDER BY finding_id, opened_at'),
     services: await sql('SELECT * FROM services ORDER BY asset_id, port, protocol'),
     relations: await sql('SELECT * FROM relations ORDER BY id'),
   });

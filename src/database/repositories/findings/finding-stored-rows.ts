@@ -1,11 +1,24 @@
-import type { StoredFinding } from '../../../findings/plan/plan-findings.js';
+import type { FindingStatus } from '../../../common/field-rules/finding-values.js';
 import { selectIn, type IngestLookups } from '../../ingest-sql.js';
 import type { FindingRow } from '../../tables/findings.table.js';
 import type { FindingSourceRow } from '../../tables/finding-sources.table.js';
 import { FINDINGS_SELECT, FINDING_SOURCES_SELECT } from './finding-selects.js';
 
-/** A stored finding as the planner reads it, with what its status change records show. */
-export interface PlannedFinding extends StoredFinding {
+/**
+ * A stored finding as the finding planner reads it (its StoredFinding), with what its status
+ * change records show.
+ */
+export interface PlannedFinding {
+  id: string;
+  vulnId: string;
+  score: number | null;
+  summary: string | null;
+  publishedDate: string | null;
+  status: FindingStatus;
+  /** Its `sources`, in order. */
+  sources: readonly string[];
+  /** The position a feed added now takes among them. */
+  nextPosition: number;
   assetId: string;
   fixedAt: Date | string | null;
   reopenedAt: Date | string | null;

@@ -1,12 +1,32 @@
 import { severityOf } from '../../../common/field-rules/finding-values.js';
-import type { FindingListPlan } from '../../../findings/plan/plan-findings.js';
 import { chunks, idsPerStatement, placeholders, type IngestSql } from '../../ingest-sql.js';
 import { FINDING_PERIOD_INSERT_COLUMNS } from '../../tables/finding-periods.table.js';
 import { FINDING_SOURCE_INSERT_COLUMNS } from '../../tables/finding-sources.table.js';
 import { FINDING_INSERT_COLUMNS } from '../../tables/findings.table.js';
 
+/** A vulnerability's values, as a finding takes them. */
+interface FindingValues {
+  id: string;
+  score: number | null;
+  summary: string | null;
+  publishedDate: string | null;
+}
+
+/** What the finding planner decided for one asset (its FindingListPlan), as written here. */
+export interface FindingWritePlan {
+  creates: readonly { id: string; values: FindingValues }[];
+  changes: readonly {
+    stored: { id: string };
+    values: FindingValues | null;
+    status: 'fixed' | 'open' | null;
+  }[];
+  seen: readonly string[];
+  sourceAdds: readonly (readonly [findingId: string, position: number])[];
+  sourceRemovals: readonly string[];
+}
+
 /** The finding plans of some assets, by asset id. */
-export type FindingPlans = ReadonlyMap<string, FindingListPlan>;
+export type FindingPlans = ReadonlyMap<string, FindingWritePlan>;
 
 /**
  * The writes of findings that a write listing assets' vulnerabilities makes (an ingestion's
@@ -42,7 +62,7 @@ export class FindingWrites {
     const reopened: string[] = [];
     const fixed: string[] = [];
     const seen: string[] = [];
-    const sourceAdds: [string, number][] = [];
+    const sourceAdds: (readonly [string, number])[] = [];
     const sourceRemovals: string[] = [];
     for (const plan of plans.values()) {
       for (const id of plan.seen) seen.push(id);
