@@ -262,7 +262,7 @@ describe('the Provenance migration on a stored inventory', () => {
     const sources = await t.dataSource.query<{ source: string }[]>(
       `SELECT s.source FROM finding_sources s JOIN findings f ON f.id = s.finding_id WHERE f.asset_id = 'fed-1'`,
     );
-    const fed = (await get('/api/assets/fed-1')) as Record<string, any>;
+    const fed = await get('/api/assets/fed-1');
     expect(sources.map((row) => row.source)).toEqual(fed.sources);
   });
 
