@@ -32,8 +32,12 @@ const listedFields = (
       type === 'date' ? dialect.dateText(name) : name,
     ]);
 
-/** The findings an asset `x` lists as its vulnerabilities: the open and accepted ones. */
-const LISTED_FINDINGS = "FROM findings WHERE asset_id = x.id AND status IN ('open', 'accepted')";
+/**
+ * The findings an asset `x` lists as its vulnerabilities: the open and accepted ones, their
+ * columns named as the API names them (the lists order by a key of their entries).
+ */
+const LISTED_FINDINGS =
+  "FROM (SELECT asset_id, vuln_id AS id, score, summary, published_date, status FROM findings) l WHERE l.asset_id = x.id AND l.status IN ('open', 'accepted')";
 
 /** An asset's row `x` as the API shows it as created (toAssetResponse). */
 const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
@@ -43,9 +47,9 @@ const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
     'vulnerabilities',
     {
       from: LISTED_FINDINGS,
-      orderBy: ['vuln_id'],
+      orderBy: ['id'],
       fields: [
-        ['id', 'vuln_id'],
+        ['id', 'id'],
         ['score', 'score'],
         ['summary', 'summary'],
         ['publishedDate', dialect.dateText('published_date')],
