@@ -82,6 +82,15 @@ export abstract class Dialect {
   /** A date column as its `YYYY-MM-DD` text. */
   abstract dateText(column: string): string;
 
+  /** A timestamp column's day in UTC, as `YYYY-MM-DD` text (the findings' trend groups by it). */
+  abstract utcDay(column: string): string;
+
+  /**
+   * A timestamp expression plus `days` (an SQL expression of a number; NULL gives NULL), as a
+   * value that orders as that time does; not a timestamp to show (the findings' due dates).
+   */
+  abstract plusDaysOrder(timestamp: string, days: string): string;
+
   /**
    * A column as exact text for a cursor; a timestamp one to the microsecond, in UTC with its
    * offset said, whatever the session's settings.

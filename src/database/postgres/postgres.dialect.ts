@@ -74,6 +74,14 @@ export class PostgresDialect extends Dialect {
     return `CAST(${column} AS TEXT)`;
   }
 
+  utcDay(column: string): string {
+    return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  }
+
+  plusDaysOrder(timestamp: string, days: string): string {
+    return `(${timestamp} + (${days}) * INTERVAL '1 day')`;
+  }
+
   sortKeyText(column: string, timestamp: boolean): string {
     if (timestamp)
       return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00'`;
