@@ -202,7 +202,8 @@ export class FindingsService {
     // The row as last read: the answer is made from it once the write is done.
     const last: { row?: FindingRow; sources?: string[] } = {};
     const read = async (unit: WriteUnit): Promise<FindingRecord | null> => {
-      const { rows, sources } = await this.findings.byIds([id], unit.manager);
+      // Locked: an ingestion cannot fix it between this read and the write.
+      const { rows, sources } = await this.findings.byIds([id], unit.manager, { lock: true });
       if (rows.length === 0) return null;
       last.row = rows[0];
       last.sources = sources.get(id) ?? [];

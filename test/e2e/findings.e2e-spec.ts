@@ -508,6 +508,13 @@ describe('findings', () => {
         await patch(id, { status: 'accepted', reason: 'r', acceptedUntil: inDays(400) }),
         /^acceptedUntil .*366 days/,
       );
+      const plain = await t.request('PATCH', `/api/findings/${id}`, {
+        token: editor,
+        rawBody: 'status=open',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(plain.status).toBe(415);
+      expectErrorBody(plain);
       // Nothing was written.
       expect(await ok('GET', `/api/findings/${id}`)).toMatchObject({
         status: 'open',

@@ -281,15 +281,23 @@ export class FindingsRepository {
     };
   }
 
-  /** The findings of these ids, as `manager` (a write unit's, or the service's) sees them. */
+  /**
+   * The findings of these ids, as `manager` (a write unit's, or the service's) sees them. With
+   * `lock`, in a write unit, their rows are locked until its commit against other writers (an
+   * ingestion fixing one meanwhile), where the transaction does not exclude them already.
+   */
   async byIds(
     ids: readonly string[],
     manager: EntityManager = this.dataSource.manager,
+    { lock = false }: { lock?: boolean } = {},
   ): Promise<FindingsWithSources> {
     if (ids.length === 0) return { rows: [], sources: new Map() };
-    const rows = await runNamed<FindingRow>(manager, `${FINDINGS_SELECT} WHERE id IN (:...ids)`, {
-      ids,
-    });
+    const locked = lock && this.dialect.lockRows !== '' ? ` ${this.dialect.lockRows}` : '';
+    const rows = await runNamed<FindingRow>(
+      manager,
+      `${FINDINGS_SELECT} WHERE id IN (:...ids)${locked}`,
+      { ids },
+    );
     return { rows, sources: await this.sourcesOf(ids, manager) };
   }
 
