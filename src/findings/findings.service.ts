@@ -4,6 +4,7 @@ import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import {
   MAX_ACCEPTANCE_DAYS,
+  SEVERITIES,
   type FindingSortField,
   type TriageStatus,
 } from '../common/field-rules/finding-values.js';
@@ -34,7 +35,7 @@ import type { FindingSummaryResponse } from './dto/finding-summary-response.dto.
 import type { FindingTrendEntry } from './dto/finding-trend-entry.dto.js';
 import type { FindingTrendQueryDto } from './dto/finding-trend-query.dto.js';
 import type { ListFindingsQueryDto } from './dto/list-findings-query.dto.js';
-import { noCounts } from './dto/severity-counts.dto.js';
+import { noCounts, type SeverityCounts } from './dto/severity-counts.dto.js';
 import type { TriageFindingDto } from './dto/triage-finding.dto.js';
 import { FindingDueDates } from './finding-due-dates.js';
 
@@ -123,7 +124,7 @@ export class FindingsService {
     return finding;
   }
 
-  /** The counts of the summary, from two grouped counts and two indexed ones. */
+  /** The counts of the summary: one count grouped by status and severity, two by index. */
   async summary(query: FindingFiltersQueryDto): Promise<FindingSummaryResponse> {
     const clock = this.clock();
     const since = new Date(clock.now.getTime() - RECENT_DAYS * DAY_MS);
@@ -171,7 +172,7 @@ export class FindingsService {
     const running = noCounts();
     for (const { severity, total } of atStart) running[severity] += total;
     // Each day's openings less its closings, by severity.
-    const moves = new Map<string, ReturnType<typeof noCounts>>();
+    const moves = new Map<string, SeverityCounts>();
     const move = (day: string) => {
       let counts = moves.get(day);
       if (counts === undefined) moves.set(day, (counts = noCounts()));
@@ -184,8 +185,7 @@ export class FindingsService {
       const date = dayOf(new Date(start.getTime() + index * DAY_MS));
       const moved = moves.get(date);
       if (moved !== undefined)
-        for (const severity of Object.keys(running) as (keyof typeof running)[])
-          running[severity] += moved[severity];
+        for (const severity of SEVERITIES) running[severity] += moved[severity];
       entries.push({ date, open: { ...running } });
     }
     return entries;

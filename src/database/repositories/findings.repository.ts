@@ -121,19 +121,24 @@ const AT_SITE = 'asset_id IN (SELECT id FROM assets WHERE site = :site)';
 
 /**
  * The condition of `statuses` as the API shows them, on the stored status (which the
- * (status, severity) index serves) and, where an acceptance's end decides, accepted_until.
+ * (status, severity) index serves) and, where an acceptance's end decides, accepted_until; the
+ * stored statuses as :storedStatuses.
  */
-function statusCondition(statuses: readonly FindingStatus[]): string {
+function statusCondition(statuses: readonly FindingStatus[]): {
+  condition: string;
+  storedStatuses: FindingStatus[];
+} {
   const shown = new Set(statuses);
   const stored = new Set<FindingStatus>(shown);
   // An acceptance past its end reads as open.
   if (shown.has('open')) stored.add('accepted');
-  const list = [...stored].map((status) => `'${status}'`).join(', ');
-  const condition = `status IN (${list})`;
+  const condition = 'status IN (:...storedStatuses)';
+  const storedStatuses = [...stored];
   if (shown.has('open') && !shown.has('accepted'))
-    return `${condition} AND (status <> 'accepted' OR ${EXPIRED})`;
-  if (shown.has('accepted') && !shown.has('open')) return `${condition} AND NOT (${EXPIRED})`;
-  return condition;
+    return { condition: `${condition} AND (status <> 'accepted' OR ${EXPIRED})`, storedStatuses };
+  if (shown.has('accepted') && !shown.has('open'))
+    return { condition: `${condition} AND NOT ${EXPIRED}`, storedStatuses };
+  return { condition, storedStatuses };
 }
 
 /** The WHERE of `filters` (' WHERE ...', or '' for none), with its :named parameters. */
@@ -151,7 +156,10 @@ function filtersWhere(
     Object.assign(parameters, values);
   };
   const { statuses, severities, vulnId, assetId, source, site, minScore, overdue } = filters;
-  if (statuses !== undefined) filter(statusCondition(statuses));
+  if (statuses !== undefined) {
+    const { condition, storedStatuses } = statusCondition(statuses);
+    filter(condition, { storedStatuses });
+  }
   if (severities !== undefined) filter('severity IN (:...severities)', { severities });
   if (vulnId !== undefined) filter('vuln_id = :vulnId', { vulnId });
   if (assetId !== undefined) filter('asset_id = :assetId', { assetId });
