@@ -233,8 +233,9 @@ export async function createApp(
   if (config.corsOrigins.length > 0) {
     app.enableCors({
       origin: config.corsOrigins,
-      // @fastify/cors allows only GET, HEAD and POST unless told: the UI also updates and deletes.
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      // @fastify/cors allows only GET, HEAD and POST unless told: the UI also updates, triages and
+      // deletes.
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       // Content-Encoding: a page may gzip a scanner file before sending it to the ingestion.
       allowedHeaders: [
         'Authorization',

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { FindingListWriter } from './finding-list-writer.js';
+import { FindingsController } from './findings.controller.js';
+import { FindingsService } from './findings.service.js';
 
 /** Findings: each vulnerability's life on an asset, its triage and due date. */
 @Module({
-  providers: [FindingListWriter],
+  controllers: [FindingsController],
+  providers: [FindingListWriter, FindingsService],
   exports: [FindingListWriter],
 })
 export class FindingsModule {}

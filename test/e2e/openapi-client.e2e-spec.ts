@@ -7,7 +7,7 @@ import { TestApp } from '../support/test-app.js';
 
 const ROOT = process.cwd();
 const CLIENT = join(ROOT, 'test/fixtures/openapi-client/client.ts');
-const METHODS = ['get', 'post', 'put', 'delete'];
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 // Generating the types and compiling against them takes seconds each, more on a busy machine.
 const TYPE_CHECK_TIMEOUT_MS = 120_000;
 

@@ -24,7 +24,15 @@ interface Call {
 
 /** The ids the seeded store holds, for the routes' parameters. */
 type Seed = Record<
-  'manual' | 'bare' | 'ingested' | 'relation' | 'diagram' | 'run' | 'rejectedRun',
+  | 'manual'
+  | 'bare'
+  | 'ingested'
+  | 'relation'
+  | 'diagram'
+  | 'run'
+  | 'rejectedRun'
+  | 'acceptedFinding'
+  | 'fixedFinding',
   string
 >;
 
@@ -52,6 +60,20 @@ const CALLS: Record<string, (seed: Seed) => Call[]> = {
   '/api/integrations/runs/{id}': (seed) =>
     [seed.run, seed.rejectedRun].map((id) => ({ path: { id } })),
   '/api/changes': () => [{}, { query: { objectType: 'asset', objectId: 'fw-1' } }],
+  '/api/findings': (): Call[] => [
+    {},
+    { query: { status: 'open,accepted', severity: 'critical,none', sort: '-dueAt' } },
+    { query: { status: 'fixed', overdue: 'false', minScore: '5', limit: '1' } },
+    { query: { source: 'nmap-dmz', assetId: 'fw-1', vulnId: 'CVE-0000-0001' } },
+  ],
+  '/api/findings/{id}': (seed) =>
+    [seed.acceptedFinding, seed.fixedFinding].map((id) => ({ path: { id } })),
+  '/api/assets/{id}/findings': (seed) => [
+    { path: { id: seed.ingested }, query: { minScore: '5' } },
+    { path: { id: seed.manual } },
+  ],
+  '/api/findings/summary': () => [{}, { query: { site: 'nowhere' } }],
+  '/api/findings/trend': () => [{}, { query: { days: '1', severity: 'critical' } }],
 };
 
 /**
@@ -128,6 +150,8 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
 
   const manual = await ok('POST', '/api/assets', {
     name: 'core-switch',
+    // Left out by the PUT below: fixed.
+    vulnerabilities: [{ id: 'CVE-2023-0001', score: 5.3, summary: 'weak cipher' }],
     ip: '10.0.0.1',
     type: 'switch',
     vendor: 'Cisco',
@@ -181,7 +205,19 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
     targetAssetId: 'fw-1',
     type: 'uplink',
   });
-  await ok('PUT', `/api/assets/${manual.id}`, { risk_score: 50, vendor: null });
+  await ok('PUT', `/api/assets/${manual.id}`, {
+    risk_score: 50,
+    vendor: null,
+    vulnerabilities: [],
+  });
+  // A finding triaged, so that its triage's fields are set somewhere.
+  const [critical] = await ok('GET', '/api/findings?vulnId=CVE-2024-3400');
+  await ok('PATCH', `/api/findings/${critical.id}`, {
+    status: 'accepted',
+    reason: 'behind the VPN until the upgrade',
+    acceptedUntil: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  });
+  const [fixed] = await ok('GET', '/api/findings?status=fixed');
   const doomed = await ok('POST', '/api/assets', { name: 'doomed' });
   await ok('DELETE', `/api/assets/${doomed.id}`);
   const diagram = await ok('POST', '/api/diagrams', {
@@ -199,6 +235,8 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
     diagram: diagram.id,
     run: run.runId,
     rejectedRun: rejectedRuns[0].id,
+    acceptedFinding: critical.id,
+    fixedFinding: fixed.id,
   };
 }
 

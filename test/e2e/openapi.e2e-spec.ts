@@ -265,6 +265,7 @@ describe('OpenAPI document', () => {
         'IngestVulnerabilityDto',
         'LoginDto',
         'ServiceInput',
+        'TriageFindingDto',
         'UpdateAssetDto',
         'UpdateDiagramDto',
         'UpdateRelationDto',

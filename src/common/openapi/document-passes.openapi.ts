@@ -11,10 +11,10 @@ type Schema = SchemaObject | ReferenceObject;
 
 const isReference = (schema: Schema): schema is ReferenceObject => '$ref' in schema;
 
-/** Every operation in the document (the service has no PATCH, HEAD or OPTIONS route of its own). */
+/** Every operation in the document (the service has no HEAD or OPTIONS route of its own). */
 export function operationsOf(document: OpenAPIObject): OperationObject[] {
   return Object.values(document.paths).flatMap((pathItem) =>
-    [pathItem.get, pathItem.post, pathItem.put, pathItem.delete].filter(
+    [pathItem.get, pathItem.post, pathItem.put, pathItem.patch, pathItem.delete].filter(
       (operation) => operation !== undefined,
     ),
   );

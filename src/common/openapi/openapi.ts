@@ -39,6 +39,7 @@ const TAGS: [name: string, description: string][] = [
   ['users', 'User management (admin)'],
   ['health', 'Probes (public)'],
   ['assets', 'The inventory'],
+  ['findings', "Vulnerabilities' lives on assets: status, triage, due dates, counts over time"],
   ['relations', 'Links between assets'],
   ['graph', 'Walks along relations: neighbourhoods, paths, reachability'],
   ['diagrams', 'Mapping diagrams: private to their owner, or public'],

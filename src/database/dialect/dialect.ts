@@ -62,7 +62,7 @@ export type JsonEntry = readonly [key: string, value: string | JsonListField];
 export interface JsonListField {
   /** The list's rows: `FROM <table> WHERE ...`. */
   from: string;
-  /** The table's columns that order the list; with fields, each also the key of one. */
+  /** The table's columns that order the list (whether or not a field shows them). */
   orderBy: readonly string[];
   /** Each row's fields as [key, expression over the table's columns]; or one column's values. */
   fields: readonly (readonly [key: string, expression: string])[] | string;
@@ -81,6 +81,15 @@ export abstract class Dialect {
 
   /** A date column as its `YYYY-MM-DD` text. */
   abstract dateText(column: string): string;
+
+  /** A timestamp column's day in UTC, as `YYYY-MM-DD` text (the findings' trend groups by it). */
+  abstract utcDay(column: string): string;
+
+  /**
+   * A timestamp expression plus `days` (an SQL expression of a number; NULL gives NULL), as a
+   * value that orders as that time does; not a timestamp to show (the findings' due dates).
+   */
+  abstract plusDaysOrder(timestamp: string, days: string): string;
 
   /**
    * A column as exact text for a cursor; a timestamp one to the microsecond, in UTC with its

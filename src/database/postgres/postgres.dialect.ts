@@ -74,6 +74,14 @@ export class PostgresDialect extends Dialect {
     return `CAST(${column} AS TEXT)`;
   }
 
+  utcDay(column: string): string {
+    return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  }
+
+  plusDaysOrder(timestamp: string, days: string): string {
+    return `(${timestamp} + (${days}) * INTERVAL '1 day')`;
+  }
+
   sortKeyText(column: string, timestamp: boolean): string {
     if (timestamp)
       return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00'`;
@@ -232,6 +240,10 @@ function postgresList({ from, orderBy, fields }: JsonListField): string {
     const columns = [fields, ...orderBy.filter((column) => column !== fields)].join(', ');
     return `COALESCE((SELECT array_to_json(array_agg(v.${fields} ORDER BY ${order})) FROM (SELECT ${columns} ${from}) v), '[]')`;
   }
+  // Each row's object made beside its order columns, which it need not show (an asset's
+  // vulnerabilities order by vuln_id, shown as `id`).
   const columns = fields.map(([key, expression]) => `${expression} AS "${key}"`).join(', ');
-  return `COALESCE((SELECT array_to_json(array_agg(row_to_json(v) ORDER BY ${order})) FROM (SELECT ${columns} ${from}) v), '[]')`;
+  const orderColumns = orderBy.map((column, index) => `${column} AS o${index}`).join(', ');
+  const byOrder = orderBy.map((_column, index) => `v.o${index}`).join(', ');
+  return `COALESCE((SELECT array_to_json(array_agg(v.j ORDER BY ${byOrder})) FROM (SELECT row_to_json((SELECT r FROM (SELECT ${columns}) r)) AS j, ${orderColumns} ${from}) v), '[]')`;
 }

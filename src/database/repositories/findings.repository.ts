@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
+import {
+  SEVERITIES,
+  type DueSeverity,
+  type FindingSortField,
+  type FindingStatus,
+  type Severity,
+  type TriageStatus,
+} from '../../common/field-rules/finding-values.js';
 import { AppDataSource } from '../app-data-source.js';
+import { Dialect } from '../dialect/dialect.js';
+import type { ActorColumns } from '../entities/actor-columns.js';
 import { runNamed } from '../sql-reads.js';
 import type { FindingSourceRow } from '../tables/finding-sources.table.js';
 import type { FindingRow } from '../tables/findings.table.js';
@@ -14,23 +24,340 @@ export interface FindingsWithSources {
 }
 
 /**
- * Every query over the findings that the API's routes make (the writes that list an asset's
- * vulnerabilities share the ingestion's statements: findings/finding-writes.ts).
+ * Which findings a read counts or lists; each filter given narrows it. `statuses` are the
+ * statuses as the API shows them (an acceptance past its acceptedUntil is open).
+ */
+export interface FindingFilters {
+  statuses?: readonly FindingStatus[];
+  severities?: readonly Severity[];
+  vulnId?: string;
+  assetId?: string;
+  /** A feed its `sources` hold. */
+  source?: string;
+  /** Its asset's site. */
+  site?: string;
+  minScore?: number;
+  overdue?: boolean;
+}
+
+/** What the clock decides in a read: what counts as open, what is overdue, when it is due. */
+export interface FindingClock {
+  now: Date;
+  /** By severity, the opening (or last reopening) before which an open finding is overdue. */
+  overdueBefore: Readonly<Record<DueSeverity, Date>>;
+  /** By severity, the days from its opening to its due date (FINDING_SLA_DAYS). */
+  dueDays: Readonly<Record<DueSeverity, number>>;
+}
+
+/** A page of the list as asked: its order, where it starts and how many rows. */
+export interface FindingPageQuery {
+  sort: FindingSortField;
+  descending: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** The findings of one stored status and severity, counted for the summary. */
+export interface FindingCountRow {
+  status: FindingStatus;
+  severity: Severity;
+  total: number;
+  /** Those accepted until a time now past: they count as open. */
+  expired: number;
+  overdue: number;
+}
+
+/** Counts of findings by severity, on one UTC day (`YYYY-MM-DD`) or at one time. */
+export interface SeverityCountRow {
+  day?: string;
+  severity: Severity;
+  total: number;
+}
+
+/** The trend's counts: the periods open at its start, and its openings and closings by day. */
+export interface FindingTrendCounts {
+  atStart: SeverityCountRow[];
+  openings: SeverityCountRow[];
+  closings: SeverityCountRow[];
+}
+
+/** What a triage writes on the finding, and what it does to its open period. */
+export interface FindingTriage {
+  status: TriageStatus;
+  reason: string | null;
+  acceptedUntil: Date | null;
+  triagedBy: ActorColumns | null;
+  /** `close`: its open period ends (a false positive); `open`: a new one starts; null: neither. */
+  period: 'close' | 'open' | null;
+}
+
+const DUE_SEVERITIES = SEVERITIES.filter(
+  (severity): severity is DueSeverity => severity !== 'none',
+);
+// Columns are left unqualified, and `findings` unaliased, so that the conditions read the same
+// over the table alone and joined to its periods (whose columns have other names).
+const COUNT_FINDINGS = 'SELECT COUNT(*) AS total FROM findings';
+const PERIODS = 'FROM finding_periods p JOIN findings ON findings.id = p.finding_id';
+const SORT_COLUMNS: Record<Exclude<FindingSortField, 'dueAt'>, string> = {
+  score: 'score',
+  firstSeenAt: 'first_seen_at',
+  lastSeenAt: 'last_seen_at',
+  fixedAt: 'fixed_at',
+};
+/** Its opening, or last reopening: what its due date counts from. */
+const OPENED = 'COALESCE(reopened_at, first_seen_at)';
+/** Counts as open at :now: open, or accepted until a time now past. NULL-free. */
+const COUNTS_AS_OPEN =
+  "(status = 'open' OR (status = 'accepted' AND accepted_until IS NOT NULL AND accepted_until <= :now))";
+/** Accepted until a time now past (read as open). */
+const EXPIRED = "(status = 'accepted' AND accepted_until IS NOT NULL AND accepted_until <= :now)";
+/** Counts as open and was opened before its severity's :overdue_<severity>. NULL-free. */
+const OVERDUE = `(${COUNTS_AS_OPEN} AND (${DUE_SEVERITIES.map(
+  (severity) => `(severity = '${severity}' AND ${OPENED} < :overdue_${severity})`,
+).join(' OR ')}))`;
+const HAS_SOURCE =
+  'EXISTS (SELECT 1 FROM finding_sources s WHERE s.finding_id = findings.id AND s.source = :source)';
+const AT_SITE = 'asset_id IN (SELECT id FROM assets WHERE site = :site)';
+
+/**
+ * The condition of `statuses` as the API shows them, on the stored status (which the
+ * (status, severity) index serves) and, where an acceptance's end decides, accepted_until; the
+ * stored statuses as :storedStatuses.
+ */
+function statusCondition(statuses: readonly FindingStatus[]): {
+  condition: string;
+  storedStatuses: FindingStatus[];
+} {
+  const shown = new Set(statuses);
+  const stored = new Set<FindingStatus>(shown);
+  // An acceptance past its end reads as open.
+  if (shown.has('open')) stored.add('accepted');
+  const condition = 'status IN (:...storedStatuses)';
+  const storedStatuses = [...stored];
+  if (shown.has('open') && !shown.has('accepted'))
+    return { condition: `${condition} AND (status <> 'accepted' OR ${EXPIRED})`, storedStatuses };
+  if (shown.has('accepted') && !shown.has('open'))
+    return { condition: `${condition} AND NOT ${EXPIRED}`, storedStatuses };
+  return { condition, storedStatuses };
+}
+
+/** The WHERE of `filters` (' WHERE ...', or '' for none), with its :named parameters. */
+function filtersWhere(
+  filters: FindingFilters,
+  clock: FindingClock,
+  more: string[] = [],
+): { where: string; parameters: Record<string, unknown> } {
+  const conditions: string[] = [];
+  const parameters: Record<string, unknown> = { now: clock.now };
+  for (const severity of DUE_SEVERITIES)
+    parameters[`overdue_${severity}`] = clock.overdueBefore[severity];
+  const filter = (condition: string, values: Record<string, unknown> = {}) => {
+    conditions.push(condition);
+    Object.assign(parameters, values);
+  };
+  const { statuses, severities, vulnId, assetId, source, site, minScore, overdue } = filters;
+  if (statuses !== undefined) {
+    const { condition, storedStatuses } = statusCondition(statuses);
+    filter(condition, { storedStatuses });
+  }
+  if (severities !== undefined) filter('severity IN (:...severities)', { severities });
+  if (vulnId !== undefined) filter('vuln_id = :vulnId', { vulnId });
+  if (assetId !== undefined) filter('asset_id = :assetId', { assetId });
+  if (source !== undefined) filter(HAS_SOURCE, { source });
+  if (site !== undefined) filter(AT_SITE, { site });
+  if (minScore !== undefined) filter('score >= :minScore', { minScore });
+  if (overdue !== undefined) filter(overdue ? OVERDUE : `NOT ${OVERDUE}`);
+  conditions.push(...more);
+  return {
+    where: conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '',
+    parameters,
+  };
+}
+
+/**
+ * Every query over the findings that the API's routes make: the list, its summary and trend,
+ * reads by id, and a triage's write (the writes that list an asset's vulnerabilities share the
+ * ingestion's statements: findings/finding-writes.ts).
  */
 @Injectable()
 export class FindingsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: AppDataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: AppDataSource,
+    private readonly dialect: Dialect,
+  ) {}
 
-  /** The findings of these ids, as `manager` (a write unit's, or the service's) sees them. */
+  /** A page of the findings `filters` keep, with their sources, and the filtered total. */
+  async page(
+    filters: FindingFilters,
+    clock: FindingClock,
+    page: FindingPageQuery,
+  ): Promise<FindingsWithSources & { total: number }> {
+    const { where, parameters } = filtersWhere(filters, clock);
+    const [{ total }] = await this.read<{ total: number | string }>(
+      COUNT_FINDINGS + where,
+      parameters,
+    );
+    // Past the end (or nothing to find): no second query.
+    if (page.offset >= Number(total)) return { rows: [], sources: new Map(), total: Number(total) };
+    // Missing values (no score, not fixed, no due date) last either way; id makes it total.
+    const order = `${this.sortExpression(page.sort, clock)} ${page.descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`;
+    const rows = await this.read<FindingRow>(
+      `${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
+      { ...parameters, limit: page.limit, offset: page.offset },
+    );
+    const sources = await this.sourcesOf(
+      rows.map((row) => row.id),
+      this.dataSource.manager,
+    );
+    return { rows, sources, total: Number(total) };
+  }
+
+  /**
+   * The summary's counts of the findings `filters` keep: by stored status and severity (with
+   * the expired acceptances and the overdue among them), in one pass; then those first seen
+   * since `since`, and those fixed since then.
+   */
+  async summaryCounts(
+    filters: FindingFilters,
+    clock: FindingClock,
+    since: Date,
+  ): Promise<{ groups: FindingCountRow[]; openedSince: number; fixedSince: number }> {
+    const { where, parameters } = filtersWhere(filters, clock);
+    const groups = await this.read<FindingCountRow>(
+      `SELECT status, severity, COUNT(*) AS total,
+        SUM(CASE WHEN ${EXPIRED} THEN 1 ELSE 0 END) AS expired,
+        SUM(CASE WHEN ${OVERDUE} THEN 1 ELSE 0 END) AS overdue
+      FROM findings${where} GROUP BY status, severity`,
+      parameters,
+    );
+    const count = async (condition: string): Promise<number> => {
+      const counted = filtersWhere(filters, clock, [condition]);
+      const [{ total }] = await this.read<{ total: number | string }>(
+        COUNT_FINDINGS + counted.where,
+        { ...counted.parameters, since },
+      );
+      return Number(total);
+    };
+    return {
+      groups: groups.map((row) => ({
+        status: row.status,
+        severity: row.severity,
+        total: Number(row.total),
+        expired: Number(row.expired),
+        overdue: Number(row.overdue),
+      })),
+      openedSince: await count('first_seen_at >= :since'),
+      fixedSince: await count("status = 'fixed' AND fixed_at >= :since"),
+    };
+  }
+
+  /**
+   * The periods of the findings `filters` keep, by their finding's severity: those open just
+   * before `start` (opened before it, closed at or after it, or not), then the openings and
+   * closings from `start` to the clock's now, by UTC day.
+   */
+  async trendCounts(
+    filters: FindingFilters,
+    clock: FindingClock,
+    start: Date,
+  ): Promise<FindingTrendCounts> {
+    const counts = async (
+      conditions: string[],
+      day: string | null,
+    ): Promise<SeverityCountRow[]> => {
+      const { where, parameters } = filtersWhere(filters, clock, conditions);
+      const grouped = day === null ? 'severity' : `${day}, severity`;
+      const rows = await this.read<SeverityCountRow>(
+        `SELECT ${day === null ? '' : `${day} AS day, `}severity, COUNT(*) AS total ${PERIODS}${where} GROUP BY ${grouped}`,
+        { ...parameters, start },
+      );
+      return rows.map((row) => ({ ...row, total: Number(row.total) }));
+    };
+    return {
+      atStart: await counts(
+        ['p.opened_at < :start', '(p.closed_at IS NULL OR p.closed_at >= :start)'],
+        null,
+      ),
+      openings: await counts(
+        ['p.opened_at >= :start', 'p.opened_at <= :now'],
+        this.dialect.utcDay('p.opened_at'),
+      ),
+      closings: await counts(
+        ['p.closed_at >= :start', 'p.closed_at <= :now'],
+        this.dialect.utcDay('p.closed_at'),
+      ),
+    };
+  }
+
+  /**
+   * The findings of these ids, as `manager` (a write unit's, or the service's) sees them. With
+   * `lock`, in a write unit, their rows are locked until its commit against other writers (an
+   * ingestion fixing one meanwhile), where the transaction does not exclude them already.
+   */
   async byIds(
     ids: readonly string[],
     manager: EntityManager = this.dataSource.manager,
+    { lock = false }: { lock?: boolean } = {},
   ): Promise<FindingsWithSources> {
     if (ids.length === 0) return { rows: [], sources: new Map() };
-    const rows = await runNamed<FindingRow>(manager, `${FINDINGS_SELECT} WHERE id IN (:...ids)`, {
-      ids,
-    });
+    const locked = lock && this.dialect.lockRows !== '' ? ` ${this.dialect.lockRows}` : '';
+    const rows = await runNamed<FindingRow>(
+      manager,
+      `${FINDINGS_SELECT} WHERE id IN (:...ids)${locked}`,
+      { ids },
+    );
     return { rows, sources: await this.sourcesOf(ids, manager) };
+  }
+
+  /** Writes a triage on finding `id` at `now`, through `manager` (the writer's unit). */
+  async triage(
+    manager: EntityManager,
+    id: string,
+    triage: FindingTriage,
+    now: Date,
+  ): Promise<void> {
+    await runNamed(
+      manager,
+      'UPDATE findings SET status = :status, reason = :reason, accepted_until = :acceptedUntil, triaged_by = :triagedBy WHERE id = :id',
+      {
+        id,
+        status: triage.status,
+        reason: triage.reason,
+        acceptedUntil: triage.acceptedUntil,
+        triagedBy: triage.triagedBy === null ? null : JSON.stringify(triage.triagedBy),
+      },
+    );
+    if (triage.period === 'close') {
+      await runNamed(
+        manager,
+        'UPDATE finding_periods SET closed_at = :now WHERE finding_id = :id AND closed_at IS NULL',
+        { id, now },
+      );
+    } else if (triage.period === 'open') {
+      await runNamed(
+        manager,
+        'INSERT INTO finding_periods (finding_id, opened_at) VALUES (:id, :now)',
+        { id, now },
+      );
+    }
+  }
+
+  /**
+   * The list's order by `sort`: a column, or for the due date the opening plus its severity's
+   * days (NULL for severity none, which has none).
+   */
+  private sortExpression(sort: FindingSortField, clock: FindingClock): string {
+    if (sort !== 'dueAt') return SORT_COLUMNS[sort];
+    // Whole numbers of days from the configuration (1 to 3650), written in as such.
+    const days = DUE_SEVERITIES.map(
+      (severity) => `WHEN '${severity}' THEN ${Math.trunc(clock.dueDays[severity])}`,
+    ).join(' ');
+    return this.dialect.plusDaysOrder(OPENED, `CASE severity ${days} END`);
+  }
+
+  /** A read through the data source's own connection. */
+  private read<T>(sql: string, parameters: Record<string, unknown>): Promise<T[]> {
+    return runNamed<T>(this.dataSource.manager, sql, parameters);
   }
 
   /** The `sources` of these findings, in position order, by finding id. */
@@ -38,6 +365,7 @@ export class FindingsRepository {
     ids: readonly string[],
     manager: EntityManager,
   ): Promise<Map<string, string[]>> {
+    if (ids.length === 0) return new Map();
     const rows = await runNamed<FindingSourceRow>(
       manager,
       `${FINDING_SOURCES_SELECT} WHERE finding_id IN (:...ids) ORDER BY finding_id, position`,

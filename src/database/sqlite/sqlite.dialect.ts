@@ -59,6 +59,16 @@ export class SqliteDialect extends Dialect {
     return column;
   }
 
+  // Stored as UTC text, `YYYY-MM-DD HH:MM:SS.SSS`.
+  utcDay(column: string): string {
+    return `substr(${column}, 1, 10)`;
+  }
+
+  // A Julian day number: SQLite has no interval type.
+  plusDaysOrder(timestamp: string, days: string): string {
+    return `(julianday(${timestamp}) + (${days}))`;
+  }
+
   sortKeyText(column: string): string {
     return `CAST(${column} AS TEXT)`;
   }
