@@ -62,7 +62,7 @@ export type JsonEntry = readonly [key: string, value: string | JsonListField];
 export interface JsonListField {
   /** The list's rows: `FROM <table> WHERE ...`. */
   from: string;
-  /** The table's columns that order the list (whether or not a field shows them). */
+  /** The table's columns that order the list; with fields, each also the key of one. */
   orderBy: readonly string[];
   /** Each row's fields as [key, expression over the table's columns]; or one column's values. */
   fields: readonly (readonly [key: string, expression: string])[] | string;

@@ -240,10 +240,6 @@ function postgresList({ from, orderBy, fields }: JsonListField): string {
     const columns = [fields, ...orderBy.filter((column) => column !== fields)].join(', ');
     return `COALESCE((SELECT array_to_json(array_agg(v.${fields} ORDER BY ${order})) FROM (SELECT ${columns} ${from}) v), '[]')`;
   }
-  // Each row's object made beside its order columns, which it need not show (an asset's
-  // vulnerabilities order by vuln_id, shown as `id`).
   const columns = fields.map(([key, expression]) => `${expression} AS "${key}"`).join(', ');
-  const orderColumns = orderBy.map((column, index) => `${column} AS o${index}`).join(', ');
-  const byOrder = orderBy.map((_column, index) => `v.o${index}`).join(', ');
-  return `COALESCE((SELECT array_to_json(array_agg(v.j ORDER BY ${byOrder})) FROM (SELECT row_to_json((SELECT r FROM (SELECT ${columns}) r)) AS j, ${orderColumns} ${from}) v), '[]')`;
+  return `COALESCE((SELECT array_to_json(array_agg(row_to_json(v) ORDER BY ${order})) FROM (SELECT ${columns} ${from}) v), '[]')`;
 }
