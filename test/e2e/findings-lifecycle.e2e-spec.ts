@@ -281,9 +281,7 @@ describe('findings through ingestion and the asset routes', () => {
     const dry = await ingest({ ...next, options: { ...next.options, dryRun: true } });
     expect(await storeRows(t.dataSource)).toBe(before);
     const real = await ingest(next);
-    const { duration: _d, ...dryStats } = dry.stats;
-    const { duration: _r, ...realStats } = real.stats;
-    expect(dryStats).toEqual(realStats);
+    expect({ ...dry.stats, duration: null }).toEqual({ ...real.stats, duration: null });
     expect(dry.changes.findings).toEqual(real.changes.findings);
     expect(real.changes.findings).toEqual({
       opened: [{ assetId: 'web', vulnId: 'CVE-3' }],
@@ -311,7 +309,10 @@ describe('findings through ingestion and the asset routes', () => {
     );
     const records = await recordsOf(finding.id);
     expect(records.map((record) => record.action)).toEqual(['create']);
-    const { dueAt: _due, overdue: _overdue, ...stored } = finding;
+    // The finding as stored: without what the clock derives.
+    const stored = { ...finding };
+    delete stored.dueAt;
+    delete stored.overdue;
     expect(records[0].after).toEqual(stored);
   });
 });

@@ -576,7 +576,12 @@ describe('findings', () => {
         firstSeenAt: new Date(Date.now() - 20 * DAY_MS),
       });
       const expired = await ok('GET', `/api/findings/${id}`, undefined, viewer);
-      expect(expired).toMatchObject({ status: 'open', reason: 'patch window', overdue: true });
+      expect(expired).toMatchObject({
+        status: 'open',
+        reason: 'patch window',
+        acceptedUntil: null,
+        overdue: true,
+      });
       expect((await findings('?status=open')).map((f) => f.id)).toContain(id);
       expect(await findings('?status=accepted')).toEqual([]);
       expect((await findings('?overdue=true')).map((f) => f.id)).toEqual([id]);

@@ -159,6 +159,8 @@ export function toFindingResponse(
   return {
     ...record,
     status,
+    // An acceptance past its date reads as open: it is accepted until no longer (its reason stays).
+    acceptedUntil: status === 'accepted' ? record.acceptedUntil : null,
     dueAt: dueAt === null ? null : dueAt.toISOString(),
     overdue: status === 'open' && dueAt !== null && now > dueAt,
   };
