@@ -525,7 +525,9 @@ export function AssetFindings({
       <p class="summary" aria-live="polite">
         {findings.length === 0
           ? 'No vulnerabilities recorded.'
-          : `${plural(active.length, 'open or accepted finding')}${overdue > 0 ? `, ${overdue} overdue` : ''}, highest score first`}
+          : active.length === 0
+            ? 'No open or accepted findings.'
+            : `${plural(active.length, 'open or accepted finding')}${overdue > 0 ? `, ${overdue} overdue` : ''}, highest score first`}
         {total > findings.length && ` (the ${findings.length} highest scored of ${total})`}
       </p>
       {active.length > 0 && (
