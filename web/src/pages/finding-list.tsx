@@ -324,6 +324,8 @@ export function FindingTable({
     setChosen(next);
   };
   const allChosen = open.length > 0 && selected.length === open.length;
+  // No checkboxes nor Triage buttons in a table of fixed findings only.
+  const triage = canTriage && open.length > 0;
 
   const columns: [string, string, string?][] = [
     ['severity', 'Severity'],
@@ -338,7 +340,7 @@ export function FindingTable({
 
   return (
     <>
-      {canTriage && open.length > 0 && (
+      {triage && (
         <div class="row-actions finding-tools">
           <button
             type="button"
@@ -377,7 +379,7 @@ export function FindingTable({
           <caption class="visually-hidden">{caption}</caption>
           <thead>
             <tr>
-              {canTriage && (
+              {triage && (
                 <th scope="col">
                   <input
                     type="checkbox"
@@ -404,7 +406,7 @@ export function FindingTable({
                   className={className}
                 />
               ))}
-              {canTriage && (
+              {triage && (
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
                 </th>
@@ -414,7 +416,7 @@ export function FindingTable({
           <tbody>
             {findings.map((finding) => (
               <tr key={finding.id} class={finding.overdue ? 'overdue-row' : undefined}>
-                {canTriage && (
+                {triage && (
                   <td>
                     {finding.status !== 'fixed' && (
                       <input
@@ -459,7 +461,7 @@ export function FindingTable({
                     </>
                   )}
                 </td>
-                {canTriage && (
+                {triage && (
                   <td>
                     {finding.status !== 'fixed' && (
                       <button
