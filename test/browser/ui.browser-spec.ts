@@ -457,13 +457,14 @@ describeWithChromium('the browser UI in Chromium', () => {
       const runId = new URL(page.url()).pathname.split('/').pop()!;
       const recorded = await t.request('GET', `/api/changes?runId=${runId}`, { token });
       expect(recorded.status).toBe(200);
-      expect(recorded.body).toHaveLength(7);
+      // Its 4 assets, 3 relations and the 3 findings of web-1's vulnerabilities.
+      expect(recorded.body).toHaveLength(10);
       const changes = page.locator('section[aria-labelledby="run-changes"] li.change');
       await changes.first().waitFor();
-      await expect(changes.count()).resolves.toBe(7);
+      await expect(changes.count()).resolves.toBe(10);
       await expect(
         page.locator('section[aria-labelledby="run-changes"] .summary').textContent(),
-      ).resolves.toBe('7 changes, newest first');
+      ).resolves.toBe('10 changes, newest first');
       const heads = await changes.locator('.change-head').allTextContents();
       for (const created of [
         'Created asset web-frontend-1',
@@ -473,6 +474,9 @@ describeWithChromium('the browser UI in Chromium', () => {
         'Created relation fw-1 → web-1',
         'Created relation web-1 → db-1',
         'Created relation ws-1 ↔ fw-1',
+        'Created finding CVE-2024-0001 on web-1',
+        'Created finding CVE-2024-0002 on web-1',
+        'Created finding CVE-2024-0003 on web-1',
       ]) {
         expect(heads.some((head) => head.startsWith(created))).toBe(true);
       }
