@@ -229,6 +229,15 @@ describeWithChromium('the browser UI in Chromium', () => {
       count,
     );
 
+  /** Waits for the findings table to show this many rows, once its request has answered. */
+  const findingRows = (count: number) =>
+    page.waitForFunction(
+      (expected) =>
+        document.querySelector('table.findings[aria-busy="false"]') !== null &&
+        document.querySelectorAll('table.findings tbody tr').length === expected,
+      count,
+    );
+
   it(
     'signs in, with a wrong password first, shown in words',
     async () => {
@@ -314,8 +323,15 @@ describeWithChromium('the browser UI in Chromium', () => {
       await page.getByRole('link', { name: 'web-frontend-1' }).click();
       await page.waitForURL(/\/assets\/web-1$/);
       await page.getByRole('heading', { name: /web-frontend-1/, level: 1 }).waitFor();
-      const ids = await page.locator('#vulnerabilities ~ * td.mono').allTextContents();
+      const findings = page.locator('section[aria-labelledby="findings"]');
+      await findings.locator('table.findings[aria-busy="false"]').waitFor();
+      const ids = await findings.locator('table.findings .vuln-id').allTextContents();
       expect(ids).toEqual(['CVE-2024-0002', 'CVE-2024-0003', 'CVE-2024-0001']);
+      await expect(findings.locator('table.findings .status').allTextContents()).resolves.toEqual([
+        'open',
+        'open',
+        'open',
+      ]);
       await expect(page.locator('ul.relations li').count()).resolves.toBe(2);
 
       await page.getByRole('button', { name: 'Edit' }).click();
@@ -441,13 +457,14 @@ describeWithChromium('the browser UI in Chromium', () => {
       const runId = new URL(page.url()).pathname.split('/').pop()!;
       const recorded = await t.request('GET', `/api/changes?runId=${runId}`, { token });
       expect(recorded.status).toBe(200);
-      expect(recorded.body).toHaveLength(7);
+      // Its 4 assets, 3 relations and the 3 findings of web-1's vulnerabilities.
+      expect(recorded.body).toHaveLength(10);
       const changes = page.locator('section[aria-labelledby="run-changes"] li.change');
       await changes.first().waitFor();
-      await expect(changes.count()).resolves.toBe(7);
+      await expect(changes.count()).resolves.toBe(10);
       await expect(
         page.locator('section[aria-labelledby="run-changes"] .summary').textContent(),
-      ).resolves.toBe('7 changes, newest first');
+      ).resolves.toBe('10 changes, newest first');
       const heads = await changes.locator('.change-head').allTextContents();
       for (const created of [
         'Created asset web-frontend-1',
@@ -457,6 +474,9 @@ describeWithChromium('the browser UI in Chromium', () => {
         'Created relation fw-1 → web-1',
         'Created relation web-1 → db-1',
         'Created relation ws-1 ↔ fw-1',
+        'Created finding CVE-2024-0001 on web-1',
+        'Created finding CVE-2024-0002 on web-1',
+        'Created finding CVE-2024-0003 on web-1',
       ]) {
         expect(heads.some((head) => head.startsWith(created))).toBe(true);
       }
@@ -550,6 +570,99 @@ describeWithChromium('the browser UI in Chromium', () => {
   );
 
   it(
+    'triages a finding as a false positive on the Findings page, and a new scan keeps it so',
+    async () => {
+      const scan = {
+        options: { source: 'vuln-scan' },
+        assets: [
+          {
+            id: 'pay-1',
+            name: 'payments-api',
+            ip: '10.0.4.40',
+            site: 'lyon',
+            vulnerabilities: [
+              { id: 'CVE-2024-4242', score: 8.8, summary: 'SQL injection in the search form' },
+            ],
+          },
+        ],
+      };
+      const scanned = await t.request('POST', '/api/integrations/ingest', { token, body: scan });
+      expect(scanned.status).toBe(200);
+
+      // Highest score first by default: the seed's 9.8 leads.
+      await go('Findings');
+      await page.getByRole('heading', { name: 'Findings', level: 1 }).waitFor();
+      await page.locator('table.findings[aria-busy="false"] tbody tr').first().waitFor();
+      await expect(
+        page.locator('table.findings tbody tr').first().locator('.vuln-id').textContent(),
+      ).resolves.toBe('CVE-2024-0002');
+
+      await page.getByLabel('Vulnerability id').fill('CVE-2024-4242');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/vulnId=CVE-2024-4242/);
+      await findingRows(1);
+      const row = page.locator('table.findings tbody tr', { hasText: 'CVE-2024-4242' });
+      await expect(row.locator('.status').textContent()).resolves.toBe('open');
+      await expect(row.locator('.severity').textContent()).resolves.toBe('high');
+      await expect(
+        row.getByRole('link', { name: 'payments-api' }).getAttribute('href'),
+      ).resolves.toBe('/assets/pay-1');
+
+      await row.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Triage selected (1)' }).click();
+      await page.getByLabel('Decision').selectOption('false_positive');
+      const reason = 'Not reachable: the WAF blocks the search form (rule 942100)';
+      await page.getByLabel('Reason').fill(reason);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByText('Marked 1 finding as false positive.').waitFor();
+      await page.waitForFunction(
+        () =>
+          document.querySelector('table.findings tbody tr .status')?.textContent ===
+          'false positive',
+      );
+      const triaged = await t.request('GET', '/api/findings?vulnId=CVE-2024-4242', { token });
+      expect(triaged.body).toMatchObject([
+        {
+          assetId: 'pay-1',
+          status: 'false_positive',
+          reason,
+          triagedBy: { email: ADMIN_EMAIL },
+        },
+      ]);
+
+      // The same scan again reports it again: the triage is kept.
+      const again = await t.request('POST', '/api/integrations/ingest', { token, body: scan });
+      expect(again.status).toBe(200);
+      await page.reload();
+      await findingRows(1);
+      await expect(row.locator('.status').textContent()).resolves.toBe('false positive');
+      await expect(row.locator('.finding-reason').textContent()).resolves.toContain(reason);
+      // Not back among the open findings.
+      await page.getByRole('checkbox', { name: 'open', exact: true }).check();
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/status=open/);
+      await findingRows(0);
+      await expect(page.locator('p.summary').textContent()).resolves.toBe('No findings match.');
+
+      // On the asset's page it is folded away with the fixed ones.
+      await page.goto(`${t.baseUrl}/assets/pay-1`);
+      const section = page.locator('section[aria-labelledby="findings"]');
+      const folded = section.locator('details.folded');
+      await folded.locator('summary').waitFor();
+      await expect(folded.locator('summary').textContent()).resolves.toBe(
+        'Fixed and false positives (1)',
+      );
+      await expect(section.locator('p.summary').textContent()).resolves.toBe(
+        'No open or accepted findings.',
+      );
+      await expect(folded.locator('.status').isVisible()).resolves.toBe(false);
+      await folded.locator('summary').click();
+      await expect(folded.locator('.status').textContent()).resolves.toBe('false positive');
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'is used with the keyboard, hides editing from a viewer, and signs out',
     async () => {
       // A new page's heading takes the focus (a screen reader announces it), Tab goes on to the
@@ -580,6 +693,17 @@ describeWithChromium('the browser UI in Chromium', () => {
       await other.getByRole('button', { name: 'Sign in' }).click();
       await other.getByRole('heading', { name: /web-frontend-1/, level: 1 }).waitFor();
       await expect(other.getByRole('button', { name: 'Edit' }).count()).resolves.toBe(0);
+      // Findings are read, not triaged: no checkbox, no Triage button, here or on their page.
+      await other.locator('table.findings[aria-busy="false"] tbody tr').first().waitFor();
+      await expect(other.getByRole('button', { name: /Triage/ }).count()).resolves.toBe(0);
+      await expect(other.getByRole('checkbox').count()).resolves.toBe(0);
+      await other
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Findings' })
+        .click();
+      await other.locator('table.findings[aria-busy="false"] tbody tr').first().waitFor();
+      await expect(other.getByRole('button', { name: /Triage/ }).count()).resolves.toBe(0);
+      await expect(other.locator('table.findings input[type="checkbox"]').count()).resolves.toBe(0);
       await expect(other.getByRole('link', { name: 'Users' }).count()).resolves.toBe(0);
       await context.close();
 

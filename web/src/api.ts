@@ -111,6 +111,50 @@ export interface Change {
   after: Record<string, unknown> | null;
 }
 
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'none';
+export type FindingStatus = 'open' | 'fixed' | 'false_positive' | 'accepted';
+
+/** One vulnerability on one asset, from its first report until the asset is deleted. */
+export interface Finding {
+  id: string;
+  assetId: string;
+  vulnId: string;
+  score: number | null;
+  severity: Severity;
+  summary: string | null;
+  publishedDate: string | null;
+  status: FindingStatus;
+  sources: string[];
+  firstSeenAt: string;
+  lastSeenAt: string;
+  fixedAt: string | null;
+  reopenedAt: string | null;
+  reopenCount: number;
+  reason: string | null;
+  acceptedUntil: string | null;
+  triagedBy: Actor | null;
+  dueAt: string | null;
+  overdue: boolean;
+}
+
+export type SeverityCounts = Record<Severity, number>;
+
+export interface FindingSummary {
+  open: SeverityCounts;
+  overdue: SeverityCounts;
+  accepted: number;
+  falsePositive: number;
+  fixed: number;
+  openedLast30Days: number;
+  fixedLast30Days: number;
+}
+
+/** A triage: `open` undoes one (and takes nothing else). */
+export type Triage =
+  | { status: 'false_positive'; reason: string }
+  | { status: 'accepted'; reason: string; acceptedUntil: string }
+  | { status: 'open' };
+
 export interface ApiKey {
   id: string;
   name: string;
@@ -201,6 +245,8 @@ export const post = async <T>(path: string, body?: unknown): Promise<T> =>
   (await request<T>('POST', path, body ?? {})).body;
 export const put = async <T>(path: string, body: unknown): Promise<T> =>
   (await request<T>('PUT', path, body)).body;
+export const patch = async <T>(path: string, body: unknown): Promise<T> =>
+  (await request<T>('PATCH', path, body)).body;
 export const del = async (path: string): Promise<void> => {
   await request('DELETE', path);
 };

@@ -6,6 +6,7 @@ import { AccountPage } from './pages/account-page';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { AssetPage } from './pages/asset-page';
 import { DiagramsPage } from './pages/diagrams-page';
+import { FindingsPage } from './pages/findings-page';
 import { InventoryPage } from './pages/inventory-page';
 import { LoginPage } from './pages/login-page';
 import { RunPage, RunsPage } from './pages/runs-page';
@@ -18,6 +19,7 @@ const MapPage = lazy(() => import('./map/map-page').then((module) => module.MapP
 
 const LINKS: { href: string; label: string; admin?: boolean }[] = [
   { href: '/assets', label: 'Inventory' },
+  { href: '/findings', label: 'Findings' },
   { href: '/map', label: 'Map' },
   { href: '/diagrams', label: 'Diagrams' },
   { href: '/runs', label: 'Ingestion runs' },
@@ -135,6 +137,8 @@ function route(path: string, user: User) {
   switch (first) {
     case 'assets':
       return id ? <AssetPage id={id} user={user} /> : <InventoryPage user={user} />;
+    case 'findings':
+      return <FindingsPage user={user} />;
     case 'map':
       return (
         <Suspense fallback={<p class="loading">Loading the map…</p>}>

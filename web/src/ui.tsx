@@ -1,6 +1,6 @@
 import { cloneElement, isValidElement, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { messageOf } from './api';
+import { messageOf, type Severity } from './api';
 
 /** An API error (or any failure) in words, announced to screen readers. */
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -27,6 +27,16 @@ export function RiskBadge({ score, label }: { score: number | null; label?: stri
       {label ?? (score === null ? '—' : score)}
       <span class="visually-hidden"> ({level === 'none' ? 'no risk score' : `${level} risk`})</span>
     </span>
+  );
+}
+
+/** A vulnerability's severity as a coloured badge in words, with its CVSS score beside it. */
+export function SeverityBadge({ severity, score }: { severity: Severity; score: number | null }) {
+  return (
+    <>
+      <span class={`severity severity-${severity}`}>{severity}</span>
+      <span class="score">{score === null ? '—' : score}</span>
+    </>
   );
 }
 
@@ -63,6 +73,18 @@ export function formatTime(value: string | null): string {
   if (!value) return '—';
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+/** A day in the reader's own format; the full time is its tooltip. */
+export function DateText({ value }: { value: string | null }) {
+  if (!value) return <>—</>;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return <>{value}</>;
+  return (
+    <time dateTime={value} title={date.toLocaleString()}>
+      {date.toLocaleDateString()}
+    </time>
+  );
 }
 
 export function Field({

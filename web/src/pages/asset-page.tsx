@@ -13,6 +13,7 @@ import { navigate } from '../router';
 import { ErrorMessage, RiskBadge, formatTime, useAsync, useTitle } from '../ui';
 import { AssetForm } from './asset-form';
 import { ChangeHistory } from './change-list';
+import { AssetFindings } from './finding-list';
 
 type Shown =
   | 'ip'
@@ -104,10 +105,6 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
     }
   };
 
-  const vulnerabilities = [...current.vulnerabilities].sort(
-    (a, b) => (b.score ?? -1) - (a.score ?? -1),
-  );
-
   return (
     <>
       <p class="crumbs">
@@ -194,44 +191,9 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
         )}
       </section>
 
-      <section aria-labelledby="vulnerabilities">
-        <h2 id="vulnerabilities">Vulnerabilities ({vulnerabilities.length})</h2>
-        {vulnerabilities.length === 0 ? (
-          <p>No vulnerabilities recorded.</p>
-        ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col" aria-sort="descending">
-                    Score
-                  </th>
-                  <th scope="col">Id</th>
-                  <th scope="col">Summary</th>
-                  <th scope="col">Published</th>
-                </tr>
-              </thead>
-              <tbody>
-                {vulnerabilities.map((vulnerability) => (
-                  <tr key={vulnerability.id}>
-                    <td>
-                      {/* CVSS 0 to 10, coloured on the risk score's 0 to 100 scale. */}
-                      <RiskBadge
-                        score={
-                          vulnerability.score === null ? null : Math.round(vulnerability.score * 10)
-                        }
-                        label={vulnerability.score === null ? '—' : String(vulnerability.score)}
-                      />
-                    </td>
-                    <td class="mono">{vulnerability.id}</td>
-                    <td>{vulnerability.summary ?? ''}</td>
-                    <td>{vulnerability.publishedDate ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+      <section aria-labelledby="findings">
+        <h2 id="findings">Findings</h2>
+        <AssetFindings assetId={current.id} canTriage={canEdit} version={version} />
       </section>
 
       <section aria-labelledby="relations">

@@ -14,6 +14,7 @@ const OBJECT_NAMES: Record<string, string> = {
   diagram: 'diagram',
   user: 'user',
   apiKey: 'API key',
+  finding: 'finding',
 };
 // Bookkeeping a create or delete summary leaves out: the record's own time says when.
 const NOT_SUMMARISED = new Set(['id', 'createdAt', 'updatedAt', 'firstSeenAt', 'lastSeenAt']);
@@ -87,9 +88,17 @@ function Summary({ object }: { object: Json }) {
   );
 }
 
-/** The object named as a person would: an asset by its name, a relation by its ends. */
+/**
+ * The object named as a person would: an asset by its name, a relation by its ends, a finding by
+ * its vulnerability and asset.
+ */
 function objectName(change: Change): string | null {
   const object = (change.after ?? change.before ?? {}) as Json;
+  if (typeof object.vulnId === 'string') {
+    return typeof object.assetId === 'string'
+      ? `${object.vulnId} on ${object.assetId}`
+      : object.vulnId;
+  }
   if (typeof object.sourceAssetId === 'string' && typeof object.targetAssetId === 'string') {
     const arrow = object.direction === 'bi' ? '↔' : '→';
     return `${object.sourceAssetId} ${arrow} ${object.targetAssetId}`;
