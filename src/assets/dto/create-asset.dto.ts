@@ -2,8 +2,9 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Field } from '../../common/field-rules/field.decorator.js';
 import { FieldsClass } from '../../common/field-rules/fields-class.js';
 import { ASSET_FIELD_RULES } from '../../common/field-rules/inventory-fields.js';
-import { IsServiceList } from '../../common/validators/service-list.validator.js';
-import { IsVulnerabilityList } from '../../common/validators/vulnerability-list.validator.js';
+import { SERVICE_LIST } from '../../common/field-rules/service-list.js';
+import { VULNERABILITY_LIST } from '../../common/field-rules/vulnerability-list.js';
+import { IsEntryList } from '../../common/validators/entry-list.validator.js';
 import {
   ASSET_FIELDS,
   type AssetField,
@@ -25,7 +26,7 @@ export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
   ASSET_FIELD_RULES,
   (rule) => Field(rule),
 ) {
-  @IsServiceList()
+  @IsEntryList(SERVICE_LIST)
   @ApiPropertyOptional({
     type: () => [ServiceInput],
     description:
@@ -34,7 +35,7 @@ export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
   })
   services?: ServiceInput[];
 
-  @IsVulnerabilityList()
+  @IsEntryList(VULNERABILITY_LIST)
   @ApiPropertyOptional({
     type: () => [VulnerabilityInput],
     description:

@@ -4,8 +4,8 @@ import { SERVICE_FIELDS } from '../../common/field-rules/inventory-fields.js';
 import type { ServiceProtocol } from '../../common/field-rules/inventory-values.js';
 
 /*
- * Documentation only: an entry of `services` is checked by readServiceList (through
- * IsServiceList on the REST DTOs, by hand in ingestion), from the rules documented here.
+ * Documentation only: an entry of `services` is checked by readEntryList (through
+ * IsEntryList on the REST DTOs, by hand in ingestion), from the rules documented here.
  */
 
 /** An entry of `services` as given to POST/PUT /api/assets and in an ingestion item. */

@@ -1,4 +1,5 @@
 import type { FindingStatus } from '../../common/field-rules/finding-values.js';
+import type { PlannedFinding } from '../../database/repositories/findings/finding-stored-rows.js';
 
 /** A vulnerability as a write lists it on an asset (an ingestion item, a scanner host, a route). */
 export interface ListedVulnerability {
@@ -8,19 +9,11 @@ export interface ListedVulnerability {
   publishedDate: string | null;
 }
 
-/** A stored finding as the planner reads it. */
-export interface StoredFinding {
-  id: string;
-  vulnId: string;
-  score: number | null;
-  summary: string | null;
-  publishedDate: string | null;
-  status: FindingStatus;
-  /** Its `sources`, in order. */
-  sources: readonly string[];
-  /** The position a feed added now takes among them. */
-  nextPosition: number;
-}
+/** A stored finding as the planner reads it (the lookups' rows carry more, for the records). */
+export type StoredFinding = Pick<
+  PlannedFinding,
+  'id' | 'vulnId' | 'score' | 'summary' | 'publishedDate' | 'status' | 'sources' | 'nextPosition'
+>;
 
 /** A stored finding whose values or status the write changes. */
 export interface FindingChange {

@@ -13,8 +13,9 @@ import {
   ASSET_ID_RULE,
   RELATION_FIELDS,
 } from '../../common/field-rules/inventory-fields.js';
-import { checkServiceList } from '../../common/field-rules/service-list.js';
-import { checkVulnerabilityList } from '../../common/field-rules/vulnerability-list.js';
+import { checkEntryList } from '../../common/field-rules/entry-list.js';
+import { SERVICE_LIST } from '../../common/field-rules/service-list.js';
+import { VULNERABILITY_LIST } from '../../common/field-rules/vulnerability-list.js';
 import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../../database/ingest-tuning.js';
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
@@ -119,13 +120,14 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
     }
   }
   if (value.vulnerabilities !== undefined) {
-    asset.vulnerabilities = checkVulnerabilityList(
+    asset.vulnerabilities = checkEntryList(
       value.vulnerabilities,
       `${path}.vulnerabilities`,
+      VULNERABILITY_LIST,
     );
   }
   if (value.services !== undefined) {
-    asset.services = checkServiceList(value.services, `${path}.services`);
+    asset.services = checkEntryList(value.services, `${path}.services`, SERVICE_LIST);
   }
   return asset;
 }

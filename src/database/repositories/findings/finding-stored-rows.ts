@@ -5,8 +5,8 @@ import type { FindingSourceRow } from '../../tables/finding-sources.table.js';
 import { FINDINGS_SELECT, FINDING_SOURCES_SELECT } from './finding-selects.js';
 
 /**
- * A stored finding as the finding planner reads it (its StoredFinding), with what its status
- * change records show.
+ * A stored finding as the finding planner reads it (src/findings/plan/plan-findings.ts), with
+ * what its status change records show.
  */
 export interface PlannedFinding {
   id: string;

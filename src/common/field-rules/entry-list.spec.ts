@@ -1,12 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
-import { readServiceList } from './service-list.js';
+import { readEntryList } from './entry-list.js';
+import { SERVICE_LIST } from './service-list.js';
+import { VULNERABILITY_LIST } from './vulnerability-list.js';
+
+const readServiceList = (value: unknown, path: string) => {
+  const read = readEntryList(value, path, SERVICE_LIST);
+  return 'problem' in read ? read : { services: read.entries };
+};
 
 const problem = (value: unknown) => {
   const read = readServiceList(value, 'assets[2].services');
   return 'problem' in read ? read.problem : null;
 };
 
-describe('readServiceList', () => {
+describe('readEntryList', () => {
   it('reads the entries, an absent optional value as null', () => {
     expect(
       readServiceList(
@@ -68,5 +75,27 @@ describe('readServiceList', () => {
     ],
   ])('refuses %j: %s', (value, message) => {
     expect(problem(value)).toBe(message);
+  });
+});
+
+describe('readEntryList of vulnerabilities', () => {
+  it('reads each entry whole and refuses an id given twice, naming both', () => {
+    expect(
+      readEntryList([{ id: 'CVE-1', score: 9.8 }], 'vulnerabilities', VULNERABILITY_LIST),
+    ).toEqual({
+      entries: [{ id: 'CVE-1', score: 9.8, summary: null, publishedDate: null }],
+    });
+    expect(
+      readEntryList(
+        [{ id: 'CVE-1' }, { id: 'CVE-2' }, { id: 'CVE-1', score: 2 }],
+        'assets[0].vulnerabilities',
+        VULNERABILITY_LIST,
+      ),
+    ).toEqual({
+      problem: 'assets[0].vulnerabilities[2].id repeats assets[0].vulnerabilities[0].id',
+    });
+    expect(readEntryList([{ id: 'CVE-1', cvss: 2 }], 'v', VULNERABILITY_LIST)).toEqual({
+      problem: 'v[0].cvss is not an accepted property',
+    });
   });
 });

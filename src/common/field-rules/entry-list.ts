@@ -1,0 +1,72 @@
+import { InvalidInputError } from '../errors/invalid-input.error.js';
+import { fieldProblem, type FieldRule } from './field-rule.js';
+
+/** A list of an asset's entries (services, vulnerabilities): each entry's rules, and its key. */
+export interface EntryList<T> {
+  /** The rule of each field of an entry. */
+  fields: { readonly [F in keyof T]: FieldRule };
+  /** What two entries of one list may not share. */
+  key(entry: T): string;
+  /** The problem of the entry at `entryPath` sharing `key` with the one at `firstPath`. */
+  repeats(entryPath: string, firstPath: string, key: string): string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The entry, absent optional values as null; or its first problem, its field named under `path`. */
+function readEntry<T>(
+  value: unknown,
+  path: string,
+  fields: EntryList<T>['fields'],
+): { entry: T } | { problem: string } {
+  if (!isObject(value)) return { problem: `${path} must be an object` };
+  for (const key in value) {
+    if (!Object.hasOwn(fields, key))
+      return { problem: `${path}.${key} is not an accepted property` };
+  }
+  const entry: Record<string, unknown> = {};
+  for (const [field, rule] of Object.entries<FieldRule>(fields)) {
+    // Absent reads as null: an entry is written whole (required fields refuse null).
+    const given = value[field] ?? null;
+    const problem = fieldProblem(rule, given);
+    if (problem !== null) return { problem: `${path}.${field} ${problem}` };
+    entry[field] = given;
+  }
+  return { entry: entry as T };
+}
+
+/**
+ * A list of `shape`'s entries as given to POST/PUT /api/assets or in an ingestion item (`path`
+ * names it: `services`, `assets[3].vulnerabilities`): the entries, or the first problem, naming
+ * the entry by its path (`assets[3].services[1].port must be ...`). No two entries share a
+ * key. Read by the REST DTOs (IsEntryList) and the ingestion's validator alike.
+ */
+export function readEntryList<T>(
+  value: unknown,
+  path: string,
+  shape: EntryList<T>,
+): { entries: T[] } | { problem: string } {
+  if (!Array.isArray(value)) return { problem: `${path} must be an array` };
+  const entries: T[] = [];
+  const firstByKey = new Map<string, number>();
+  for (let position = 0; position < value.length; position++) {
+    const entryPath = `${path}[${position}]`;
+    const read = readEntry(value[position], entryPath, shape.fields);
+    if ('problem' in read) return read;
+    const key = shape.key(read.entry);
+    const first = firstByKey.get(key);
+    if (first !== undefined) return { problem: shape.repeats(entryPath, `${path}[${first}]`, key) };
+    firstByKey.set(key, position);
+    entries.push(read.entry);
+  }
+  return { entries };
+}
+
+/** As readEntryList; a problem is a 400. */
+export function checkEntryList<T>(value: unknown, path: string, shape: EntryList<T>): T[] {
+  const read = readEntryList(value, path, shape);
+  if ('problem' in read) throw new InvalidInputError(read.problem);
+  return read.entries;
+}
