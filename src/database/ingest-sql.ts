@@ -12,6 +12,20 @@ export interface InsertColumn {
   type: 'text' | 'integer' | 'double precision' | 'date' | 'timestamptz';
 }
 
+/**
+ * The tables an ingestion writes: into all of them empty, it is a bulk load on SQLite
+ * (SqliteWriter.open); PostgreSQL refreshes their planner statistics after it.
+ */
+export const INGESTED_TABLES = [
+  'assets',
+  'asset_sources',
+  'findings',
+  'finding_sources',
+  'finding_periods',
+  'services',
+  'relations',
+];
+
 /** Most parameters one SQLite statement may bind. */
 export const SQLITE_MAX_PARAMS = 30_000;
 

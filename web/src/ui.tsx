@@ -121,3 +121,33 @@ export function useTitle(title: string): void {
     document.title = `${title} · Asset Map`;
   }, [title]);
 }
+
+/** A list's Previous and Next, with where it stands: `onPage` gets the page asked for. */
+export function Pager({
+  page,
+  pages,
+  onPage,
+}: {
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+}) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}

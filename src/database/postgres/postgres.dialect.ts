@@ -11,23 +11,17 @@ import {
   type JsonListField,
   type PoolStats,
 } from '../dialect/dialect.js';
-import type { IngestLookups, IngestSql, UnitSql } from '../ingest-sql.js';
+import {
+  INGESTED_TABLES,
+  type IngestLookups,
+  type IngestSql,
+  type UnitSql,
+} from '../ingest-sql.js';
 import { PostgresIngestSql } from './postgres-ingest-sql.js';
 import { PostgresInstanceLocks } from './postgres-instance-locks.js';
 
 // Serializes ingestions across every process sharing a PostgreSQL database.
 export const POSTGRES_INGEST_LOCK = 7_402_151_001;
-
-// The tables an ingestion writes, whose planner statistics it refreshes.
-const INGESTED_TABLES = [
-  'assets',
-  'asset_sources',
-  'findings',
-  'finding_sources',
-  'finding_periods',
-  'services',
-  'relations',
-];
 
 /**
  * PostgreSQL's planner statistics are refreshed after a run whose creations and deletions reach

@@ -11,22 +11,17 @@ import {
   type JsonListField,
   type PoolStats,
 } from '../dialect/dialect.js';
-import type { IngestLookups, IngestSql, UnitSql } from '../ingest-sql.js';
+import {
+  INGESTED_TABLES,
+  type IngestLookups,
+  type IngestSql,
+  type UnitSql,
+} from '../ingest-sql.js';
 import { BackgroundCheckpoints } from './sqlite-checkpoint.js';
 import { SqliteLookups } from './sqlite-lookups.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
-// An ingestion into an empty store is a bulk load (SqliteWriter.open).
-const INGESTED_TABLES = [
-  'assets',
-  'asset_sources',
-  'findings',
-  'finding_sources',
-  'finding_periods',
-  'services',
-  'relations',
-];
 // Their indexes are rebuilt after a load while they are small (SqliteWriter.open).
 const REBUILT_TABLES = ['changes'];
 

@@ -10,7 +10,7 @@ import {
   type User,
 } from '../api';
 import { navigate, useLocation } from '../router';
-import { ErrorMessage, Field, useAsync, useTitle } from '../ui';
+import { ErrorMessage, Field, Pager, useAsync, useTitle } from '../ui';
 import { FindingTable, STATUS_LABELS, useAssetNames } from './finding-list';
 
 const PAGE_SIZE = 50;
@@ -260,27 +260,7 @@ export function FindingsPage({ user }: { user: User }) {
         sort={sort}
         onSort={sortBy}
       />
-      <nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          class="secondary"
-          disabled={page <= 1}
-          onClick={() => update({ page: String(page - 1) })}
-        >
-          Previous
-        </button>
-        <span>
-          Page {page} of {pages}
-        </span>
-        <button
-          type="button"
-          class="secondary"
-          disabled={page >= pages}
-          onClick={() => update({ page: String(page + 1) })}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager page={page} pages={pages} onPage={(next) => update({ page: String(next) })} />
     </>
   );
 }

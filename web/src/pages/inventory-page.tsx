@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { query, request, type Asset, type User } from '../api';
 import { navigate, useLocation } from '../router';
-import { ErrorMessage, Field, RiskBadge, useAsync, useTitle } from '../ui';
+import { ErrorMessage, Field, Pager, RiskBadge, useAsync, useTitle } from '../ui';
 import { AssetForm } from './asset-form';
 
 const PAGE_SIZE = 50;
@@ -197,27 +197,7 @@ export function InventoryPage({ user }: { user: User }) {
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          class="secondary"
-          disabled={page <= 1}
-          onClick={() => update({ page: String(page - 1) })}
-        >
-          Previous
-        </button>
-        <span>
-          Page {page} of {pages}
-        </span>
-        <button
-          type="button"
-          class="secondary"
-          disabled={page >= pages}
-          onClick={() => update({ page: String(page + 1) })}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager page={page} pages={pages} onPage={(next) => update({ page: String(next) })} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, query, request, type Run, type User } from '../api';
-import { ErrorMessage, Field, formatTime, useAsync, useTitle } from '../ui';
+import { ErrorMessage, Field, Pager, formatTime, useAsync, useTitle } from '../ui';
 import { ChangeHistory } from './change-list';
 
 const PAGE_SIZE = 50;
@@ -108,27 +108,7 @@ export function RunsPage() {
           </tbody>
         </table>
       </div>
-      <nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          class="secondary"
-          disabled={page <= 1}
-          onClick={() => setPage(page - 1)}
-        >
-          Previous
-        </button>
-        <span>
-          Page {page} of {pages}
-        </span>
-        <button
-          type="button"
-          class="secondary"
-          disabled={page >= pages}
-          onClick={() => setPage(page + 1)}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager page={page} pages={pages} onPage={setPage} />
     </>
   );
 }
