@@ -18,7 +18,9 @@ export const INGEST_MAX_BYTES = 64 * 1024 * 1024;
 /** The tables an ingestion writes, children first (its change records included). */
 const INGESTED_TABLES = [
   'relations',
-  'vulnerabilities',
+  'finding_periods',
+  'finding_sources',
+  'findings',
   'services',
   'asset_sources',
   'assets',
