@@ -119,9 +119,12 @@ export function createHarness({ root, work, pgUrl, log }) {
     }
   }
 
-  /** One run of `baseline-ingest.mjs` (`way`: raw or copy) on an emptied database: milliseconds. */
+  /**
+   * One run of `baseline-ingest.mjs` (`way`: raw or bulk on an emptied database; repeat on the
+   * store as it is): milliseconds.
+   */
   async function baselineIngest(url, payloadFile, way) {
-    await wipe(url);
+    if (way !== 'repeat') await wipe(url);
     const out = execFileSync(
       process.execPath,
       [join(root, 'bench/baseline-ingest.mjs'), way, url, payloadFile],
