@@ -53,7 +53,7 @@ function findingsPayload(h, count, repeated) {
   return { file, body };
 }
 
-/** The service's stats must say what the payloads do (the duration aside). */
+/** The service's stats must say what the payloads do: each count `expected` names. */
 function checkStats(stats, expected, what) {
   for (const [key, value] of Object.entries(expected))
     if (stats[key] !== value) throw new Error(`${what}: ${key} is ${stats[key]}, not ${value}`);
