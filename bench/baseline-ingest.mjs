@@ -1,22 +1,37 @@
 // The ingestion baselines: JSON.parse of the same body, then the same rows written in one
-// transaction into an empty database at the service's schema, foreign keys checked, as a first
-// ingestion with a source writes them: assets of origin 'ingest', first and last seen now, each
-// with one asset_sources row (the payload's source, position 0).
-//   raw:  the raw driver's usual fast path (better-sqlite3: one prepared statement run per row;
-//         pg: one array parameter per column, expanded by unnest, 10,000 rows a statement).
-//   bulk: the strongest raw way known, the limit (SQLite: the secondary indexes dropped, rows
-//         inserted 100 a statement, the indexes built again before the commit; PostgreSQL:
-//         COPY FROM STDIN in text format through pg-copy-streams).
-// Usage: node bench/baseline-ingest.mjs <raw|bulk> <database url> <payload file>; prints ms.
+// transaction into a database at the service's schema, foreign keys checked, as an ingestion
+// with a source writes them.
+//   raw:    into an empty database, what a first ingestion writes: assets of origin 'ingest',
+//           first and last seen now, each with one asset_sources row (the payload's source,
+//           position 0); each vulnerability an open finding, first and last seen now, with one
+//           finding_sources row (the source, position 0) and its open period (finding_periods,
+//           opened now); the relations. By the raw driver's usual fast path (better-sqlite3: one
+//           prepared statement run per row; pg: one array parameter per column, expanded by
+//           unnest, 10,000 rows a statement).
+//   bulk:   the same rows by the strongest raw way known, the limit (SQLite: the secondary
+//           indexes dropped, rows inserted 100 a statement, the indexes built again before the
+//           commit; PostgreSQL: COPY FROM STDIN in text format through pg-copy-streams).
+//   repeat: on a store holding a first ingestion of the same assets, what the service's repeated
+//           run of this payload writes (change records aside, as above), by the raw path: each
+//           asset's stored findings read, every listed one seen again (last_seen_at), a listed
+//           one not stored opened as `raw` opens it, an open or accepted one not listed fixed
+//           (status, fixed_at, its period closed, the source's finding_sources row deleted);
+//           the assets' last_seen_at moved, with updated_at where the list changed. The bench's
+//           payloads change no finding's values and list no fixed finding again: neither is
+//           written here.
+// Usage: node bench/baseline-ingest.mjs <raw|bulk|repeat> <database url> <payload file>; prints ms.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
+import { v7 as timeOrderedUuid } from 'uuid';
+// The service's own (bench/run.mjs builds it first): a finding stores its score's severity.
+import { severityOf } from '../dist/common/field-rules/finding-values.js';
 import { openRaw } from './lib.mjs';
 
 const [way, url, file] = process.argv.slice(2);
-if (!['raw', 'bulk'].includes(way)) throw new Error(`unknown way ${way}`);
+if (!['raw', 'bulk', 'repeat'].includes(way)) throw new Error(`unknown way ${way}`);
 const body = readFileSync(file);
 const db = openRaw(url);
 
@@ -38,9 +53,27 @@ const TABLES = {
     'created_at',
     'updated_at',
   ],
-  // After assets: its rows name them.
+  // After assets: its rows name them; a finding's sources and periods after the finding.
   asset_sources: ['asset_id', 'source', 'position'],
-  vulnerabilities: ['asset_id', 'id', 'score', 'summary', 'published_date'],
+  // What the service inserts (FINDING_INSERT_COLUMNS): the triage's columns stay NULL.
+  findings: [
+    'id',
+    'asset_id',
+    'vuln_id',
+    'score',
+    'severity',
+    'summary',
+    'published_date',
+    'status',
+    'first_seen_at',
+    'last_seen_at',
+    'fixed_at',
+    'reopened_at',
+    'reopen_count',
+  ],
+  finding_sources: ['finding_id', 'source', 'position'],
+  // Still open: closed_at NULL.
+  finding_periods: ['finding_id', 'opened_at'],
   relations: [
     'id',
     'source_asset_id',
@@ -57,18 +90,56 @@ const PG_TYPES = {
   risk_score: 'integer',
   score: 'double precision',
   position: 'integer',
+  reopen_count: 'integer',
   published_date: 'date',
   first_seen_at: 'timestamptz',
   last_seen_at: 'timestamptz',
+  fixed_at: 'timestamptz',
+  reopened_at: 'timestamptz',
+  opened_at: 'timestamptz',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
 };
-const ROWS_PER_STATEMENT = { raw: 1, bulk: 100 };
+const ROWS_PER_STATEMENT = { raw: 1, bulk: 100, repeat: 1 };
+/** Rows (or ids) a PostgreSQL statement takes at a time: one array parameter per column. */
+const PG_ROWS_PER_STATEMENT = 10_000;
 
-function rowsOf(payload) {
-  const now = db.kind === 'postgres' ? new Date().toISOString() : db.timestamp(new Date());
+const now = db.kind === 'postgres' ? new Date().toISOString() : db.timestamp(new Date());
+
+/** New open findings of `assetId` (its listed `vulnerabilities`), with their sources and periods. */
+function openedFindings(assetId, vulnerabilities, source, rows) {
+  for (const v of vulnerabilities) {
+    const id = timeOrderedUuid();
+    rows.findings.push([
+      id,
+      assetId,
+      v.id,
+      v.score,
+      severityOf(v.score),
+      v.summary,
+      v.publishedDate,
+      'open',
+      now,
+      now,
+      null,
+      null,
+      0,
+    ]);
+    rows.finding_sources.push([id, source, 0]);
+    rows.finding_periods.push([id, now]);
+  }
+}
+
+function sourceOf(payload) {
   const { source } = payload.options;
   if (!source) throw new Error('the payload names no options.source');
+  return source;
+}
+
+function rowsOf(payload) {
+  const source = sourceOf(payload);
+  const findings = { findings: [], finding_sources: [], finding_periods: [] };
+  for (const a of payload.assets) openedFindings(a.id, a.vulnerabilities ?? [], source, findings);
   return {
     assets: payload.assets.map((a) => [
       a.id,
@@ -88,9 +159,7 @@ function rowsOf(payload) {
       now,
     ]),
     asset_sources: payload.assets.map((a) => [a.id, source, 0]),
-    vulnerabilities: payload.assets.flatMap((a) =>
-      a.vulnerabilities.map((v) => [a.id, v.id, v.score, v.summary, v.publishedDate]),
-    ),
+    ...findings,
     relations: payload.relations.map((r, i) => [
       `rel-${i}`,
       r.sourceAssetId,
@@ -161,34 +230,144 @@ async function* copyText(rows) {
   }
 }
 
-async function postgres(rows) {
+/** pg: `rows` into `table`, by COPY (bulk) or one array parameter per column (raw, repeat). */
+async function postgresInsert(client, table, rows) {
+  const columns = TABLES[table];
+  if (way === 'bulk') {
+    const copy = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+    await pipeline(Readable.from(copyText(rows)), copy);
+    return;
+  }
+  const types = columns.map((column) => PG_TYPES[column] ?? 'text');
+  const sql = `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`;
+  for (let i = 0; i < rows.length; i += PG_ROWS_PER_STATEMENT) {
+    const part = rows.slice(i, i + PG_ROWS_PER_STATEMENT);
+    await client.query(
+      sql,
+      columns.map((_c, index) => part.map((row) => row[index])),
+    );
+  }
+}
+
+/** `work(client)` in one transaction on one connection. */
+async function postgresTransaction(work) {
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
-    for (const [table, columns] of Object.entries(TABLES)) {
-      if (way === 'bulk') {
-        const copy = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-        await pipeline(Readable.from(copyText(rows[table])), copy);
-        continue;
-      }
-      const types = columns.map((column) => PG_TYPES[column] ?? 'text');
-      const sql = `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})`;
-      for (let i = 0; i < rows[table].length; i += 10_000) {
-        const part = rows[table].slice(i, i + 10_000);
-        await client.query(
-          sql,
-          columns.map((_c, index) => part.map((row) => row[index])),
-        );
-      }
-    }
+    await work(client);
     await client.query('COMMIT');
   } finally {
     client.release();
   }
 }
 
+const postgres = (rows) =>
+  postgresTransaction(async (client) => {
+    for (const table of Object.keys(TABLES)) await postgresInsert(client, table, rows[table]);
+  });
+
+/**
+ * The repeated run's writes, given the stored findings of each of the payload's assets
+ * (`stored`: asset id to rows of id, vuln_id and status): the findings seen again and those
+ * fixed, the findings opened (rows as `raw` writes them), the assets whose list changed and
+ * the others.
+ */
+function repeatPlan(payload, stored) {
+  const source = sourceOf(payload);
+  const plan = {
+    seen: [],
+    fixed: [],
+    opened: { findings: [], finding_sources: [], finding_periods: [] },
+    changedAssets: [],
+    unchangedAssets: [],
+  };
+  for (const a of payload.assets) {
+    const unlisted = new Map((stored.get(a.id) ?? []).map((f) => [f.vuln_id, f]));
+    const unstored = [];
+    for (const v of a.vulnerabilities) {
+      const finding = unlisted.get(v.id);
+      if (!finding) unstored.push(v);
+      else if (finding.status === 'fixed') throw new Error(`${a.id} lists ${v.id} again`);
+      else {
+        plan.seen.push(finding.id);
+        unlisted.delete(v.id);
+      }
+    }
+    openedFindings(a.id, unstored, source, plan.opened);
+    const fixed = [...unlisted.values()].filter((f) => ['open', 'accepted'].includes(f.status));
+    for (const f of fixed) plan.fixed.push(f.id);
+    const changed = unstored.length > 0 || fixed.length > 0;
+    (changed ? plan.changedAssets : plan.unchangedAssets).push(a.id);
+  }
+  return plan;
+}
+
+/** The repeated run's updates: each a statement ending in its id column, the ids, the values before them. */
+function repeatUpdates(plan, source) {
+  return [
+    ['UPDATE findings SET last_seen_at = ? WHERE id', plan.seen, [now]],
+    [
+      "UPDATE findings SET status = 'fixed', fixed_at = ?, accepted_until = NULL WHERE id",
+      plan.fixed,
+      [now],
+    ],
+    [
+      'UPDATE finding_periods SET closed_at = ? WHERE closed_at IS NULL AND finding_id',
+      plan.fixed,
+      [now],
+    ],
+    ['DELETE FROM finding_sources WHERE source = ? AND finding_id', plan.fixed, [source]],
+    ['UPDATE assets SET last_seen_at = ? WHERE id', plan.unchangedAssets, [now]],
+    ['UPDATE assets SET last_seen_at = ?, updated_at = ? WHERE id', plan.changedAssets, [now, now]],
+  ];
+}
+
+/** better-sqlite3: each asset's findings read, then one prepared statement run per row. */
+async function sqliteRepeat(payload) {
+  await db.exec('BEGIN IMMEDIATE');
+  const read = db.prepare('SELECT id, vuln_id, status FROM findings WHERE asset_id = ?');
+  const plan = repeatPlan(payload, new Map(payload.assets.map((a) => [a.id, read.all(a.id)])));
+  for (const [sql, ids, values] of repeatUpdates(plan, sourceOf(payload))) {
+    const statement = db.prepare(`${sql} = ?`);
+    for (const id of ids) statement.run(...values, id);
+  }
+  for (const [table, rows] of Object.entries(plan.opened)) sqliteInsert(table, rows);
+  await db.exec('COMMIT');
+}
+
+/** pg: the findings read and the updates made PG_ROWS_PER_STATEMENT assets or ids a statement. */
+const postgresRepeat = (payload) =>
+  postgresTransaction(async (client) => {
+    const stored = new Map();
+    for (let i = 0; i < payload.assets.length; i += PG_ROWS_PER_STATEMENT) {
+      const ids = payload.assets.slice(i, i + PG_ROWS_PER_STATEMENT).map((a) => a.id);
+      const { rows } = await client.query(
+        'SELECT id, asset_id, vuln_id, status FROM findings WHERE asset_id = ANY($1::text[])',
+        [ids],
+      );
+      for (const row of rows) {
+        if (!stored.has(row.asset_id)) stored.set(row.asset_id, []);
+        stored.get(row.asset_id).push(row);
+      }
+    }
+    const plan = repeatPlan(payload, stored);
+    for (const [sql, ids, values] of repeatUpdates(plan, sourceOf(payload))) {
+      let n = 0;
+      const numbered = `${sql.replace(/\?/g, () => `$${++n}`)} = ANY($${n + 1}::text[])`;
+      for (let i = 0; i < ids.length; i += PG_ROWS_PER_STATEMENT)
+        await client.query(numbered, [...values, ids.slice(i, i + PG_ROWS_PER_STATEMENT)]);
+    }
+    for (const [table, rows] of Object.entries(plan.opened))
+      await postgresInsert(client, table, rows);
+  });
+
+// The service's first ingestion leaves PostgreSQL's statistics refreshed (it runs ANALYZE): the
+// store the repeated run starts from is analyzed alike, before the clock starts.
+if (way === 'repeat' && db.kind === 'postgres') await db.exec(`ANALYZE ${Object.keys(TABLES)}`);
 const started = performance.now();
-const rows = rowsOf(JSON.parse(body.toString()));
-await (db.kind === 'postgres' ? postgres(rows) : sqlite(rows));
+const payload = JSON.parse(body.toString());
+if (way === 'repeat')
+  await (db.kind === 'postgres' ? postgresRepeat(payload) : sqliteRepeat(payload));
+else await (db.kind === 'postgres' ? postgres(rowsOf(payload)) : sqlite(rowsOf(payload)));
 console.log(Math.round(performance.now() - started));
 await db.close();

@@ -2,6 +2,7 @@
 // is `{ name, run(harness, options) }`, resolving to `{ rows, detail? }` (see bench/README.md):
 // adding one is a file and a line here.
 import changes from './changes.mjs';
+import findings from './findings.mjs';
 import formats from './formats.mjs';
 import http from './http.mjs';
 import ingest from './ingest.mjs';
@@ -9,4 +10,4 @@ import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
 import ui from './ui.mjs';
 
-export const stages = [ingest, largeBody, formats, http, changes, scale, ui];
+export const stages = [ingest, largeBody, formats, http, changes, findings, scale, ui];
