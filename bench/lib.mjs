@@ -122,7 +122,7 @@ async function assetsAsAnswered(db, rows) {
   // An asset's vulnerabilities are its open and accepted findings, read as the service reads them
   // (VULNERABILITIES_SELECT, src/database/repositories/assets/asset-selects.ts).
   const vulnerabilities = await byAsset(
-    "SELECT * FROM (SELECT asset_id, vuln_id AS id, score, summary, CAST(published_date AS TEXT) AS published_date FROM findings WHERE status IN ('open', 'accepted')) v WHERE asset_id IN (?) ORDER BY asset_id, id",
+    "SELECT * FROM (SELECT asset_id, vuln_id AS id, score, summary, CAST(published_date AS TEXT) AS published_date FROM findings WHERE status NOT IN ('fixed', 'false_positive')) v WHERE asset_id IN (?) ORDER BY asset_id, id",
     (v) => ({ id: v.id, score: v.score, summary: v.summary, publishedDate: v.published_date }),
   );
   const services = await byAsset(

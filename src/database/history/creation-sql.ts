@@ -1,5 +1,6 @@
 import type { Dialect, JsonEntry } from '../dialect/dialect.js';
 import type { InsertColumn } from '../ingest-sql.js';
+import { LISTED_STATUSES } from '../repositories/assets/asset-selects.js';
 import { ASSET_FIELDS } from '../tables/assets.table.js';
 import { RELATION_COLUMNS } from '../tables/relations.table.js';
 import { SERVICE_COLUMNS } from '../tables/services.table.js';
@@ -36,8 +37,7 @@ const listedFields = (
  * The findings an asset `x` lists as its vulnerabilities: the open and accepted ones, their
  * columns named as the API names them (the lists order by a key of their entries).
  */
-const LISTED_FINDINGS =
-  "FROM (SELECT asset_id, vuln_id AS id, score, summary, published_date, status FROM findings) l WHERE l.asset_id = x.id AND l.status IN ('open', 'accepted')";
+const LISTED_FINDINGS = `FROM (SELECT asset_id, vuln_id AS id, score, summary, published_date, status FROM findings) l WHERE l.asset_id = x.id AND l.${LISTED_STATUSES}`;
 
 /** An asset's row `x` as the API shows it as created (toAssetResponse). */
 const assetAsCreated = (dialect: Dialect): JsonEntry[] => [

@@ -10,12 +10,19 @@ import { SERVICE_INSERT_COLUMNS } from '../../tables/services.table.js';
 // ingestion's lookups and its change records), each completed by its caller's WHERE.
 
 /**
- * An asset's `vulnerabilities` (VulnerabilityRow): its open and accepted findings, the date as
- * its text. A derived table, so that each caller's WHERE and ORDER BY name the API's columns;
- * both databases flatten it into a read of the (asset_id, vuln_id) index.
+ * The findings an asset lists as its `vulnerabilities`: the open and accepted ones, written as
+ * the other two statuses left out, a condition no index serves, so that the planner reads an
+ * asset's findings through the (asset_id, vuln_id) index. Given as `status IN (...)`, SQLite
+ * with statistics read every open finding through the (status, severity) index for each page.
  */
-export const VULNERABILITIES_SELECT =
-  "SELECT * FROM (SELECT asset_id, vuln_id AS id, score, summary, CAST(published_date AS TEXT) AS published_date FROM findings WHERE status IN ('open', 'accepted')) v";
+export const LISTED_STATUSES = "status NOT IN ('fixed', 'false_positive')";
+
+/**
+ * An asset's `vulnerabilities` (VulnerabilityRow): its listed findings, the date as its text.
+ * A derived table, so that each caller's WHERE and ORDER BY name the API's columns; both
+ * databases flatten it.
+ */
+export const VULNERABILITIES_SELECT = `SELECT * FROM (SELECT asset_id, vuln_id AS id, score, summary, CAST(published_date AS TEXT) AS published_date FROM findings WHERE ${LISTED_STATUSES}) v`;
 
 /** Every column of an asset's services. */
 export const SERVICES_SELECT = `SELECT ${selectList(SERVICE_INSERT_COLUMNS)} FROM services`;
