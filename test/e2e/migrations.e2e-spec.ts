@@ -264,6 +264,22 @@ describe('the Provenance migration on a stored inventory', () => {
     );
     const fed = await get('/api/assets/fed-1');
     expect(sources.map((row) => row.source)).toEqual(fed.sources);
+    // Through the API: first and last seen at the asset's last sighting, else its last update.
+    for (const id of ['fed-1', 'typed-1']) {
+      const asset = await get(`/api/assets/${id}`);
+      const seen = asset.lastSeenAt ?? asset.updatedAt;
+      expect(await get(`/api/assets/${id}/findings`)).toEqual([
+        expect.objectContaining({
+          assetId: id,
+          status: 'open',
+          sources: asset.sources,
+          firstSeenAt: seen,
+          lastSeenAt: seen,
+          fixedAt: null,
+          reopenedAt: null,
+        }),
+      ]);
+    }
   });
 
   it('keeps the foreign keys: deleting an asset still takes its sources, findings and relations', async () => {
