@@ -2,7 +2,7 @@ import type { FindingStatus } from '../../../common/field-rules/finding-values.j
 import { selectIn, type IngestLookups } from '../../ingest-sql.js';
 import type { FindingRow } from '../../tables/findings.table.js';
 import type { FindingSourceRow } from '../../tables/finding-sources.table.js';
-import { FINDINGS_SELECT, FINDING_SOURCES_SELECT } from './finding-selects.js';
+import { FINDINGS_SELECT, FINDING_SOURCES_OF_ASSETS_SELECT } from './finding-selects.js';
 
 /**
  * A stored finding as the finding planner reads it (src/findings/plan/plan-findings.ts), with
@@ -41,10 +41,10 @@ export class FindingStoredRows {
     const rows = await selectIn<FindingRow>(this.db, FINDINGS_SELECT, 'asset_id', assetIds);
     const sources = await selectIn<FindingSourceRow>(
       this.db,
-      FINDING_SOURCES_SELECT,
-      'finding_id',
-      rows.map((row) => row.id),
-      'ORDER BY finding_id, position',
+      FINDING_SOURCES_OF_ASSETS_SELECT,
+      'f.asset_id',
+      assetIds,
+      'ORDER BY s.finding_id, s.position',
     );
     const sourcesOf = new Map<string, { names: string[]; next: number }>();
     for (const row of sources) {
