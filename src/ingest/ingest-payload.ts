@@ -1,6 +1,7 @@
 /** The ingestion's items once validated: what every stage after validate works on. */
 
 import type { ServiceValues } from '../common/field-rules/service-list.js';
+import type { VulnerabilityValues } from '../common/field-rules/vulnerability-list.js';
 import type { AssetFieldValues } from '../database/tables/assets.table.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
@@ -8,12 +9,8 @@ export type IngestMode = 'merge' | 'append' | 'replace';
 /** The asset fields an item may carry; absent ones are left out, not null. */
 export type IngestAssetFields = Partial<AssetFieldValues>;
 
-export interface IngestVulnerability {
-  id: string;
-  score: number | null;
-  summary: string | null;
-  publishedDate: string | null;
-}
+/** An entry of an item's `vulnerabilities`, at most one per id. */
+export type IngestVulnerability = VulnerabilityValues;
 
 /** An entry of an item's `services`, at most one per (port, protocol). */
 export type IngestService = ServiceValues;

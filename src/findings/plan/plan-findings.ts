@@ -1,13 +1,9 @@
 import type { FindingStatus } from '../../common/field-rules/finding-values.js';
+import type { VulnerabilityValues } from '../../common/field-rules/vulnerability-list.js';
 import type { PlannedFinding } from '../../database/repositories/findings/finding-stored-rows.js';
 
 /** A vulnerability as a write lists it on an asset (an ingestion item, a scanner host, a route). */
-export interface ListedVulnerability {
-  id: string;
-  score: number | null;
-  summary: string | null;
-  publishedDate: string | null;
-}
+export type ListedVulnerability = VulnerabilityValues;
 
 /** A stored finding as the planner reads it (the lookups' rows carry more, for the records). */
 export type StoredFinding = Pick<

@@ -1,23 +1,16 @@
 import { severityOf } from '../../../common/field-rules/finding-values.js';
+import type { VulnerabilityValues } from '../../../common/field-rules/vulnerability-list.js';
 import { chunks, idsPerStatement, placeholders, type IngestSql } from '../../ingest-sql.js';
 import { FINDING_PERIOD_INSERT_COLUMNS } from '../../tables/finding-periods.table.js';
 import { FINDING_SOURCE_INSERT_COLUMNS } from '../../tables/finding-sources.table.js';
 import { FINDING_INSERT_COLUMNS } from '../../tables/findings.table.js';
 
-/** A vulnerability's values, as a finding takes them. */
-interface FindingValues {
-  id: string;
-  score: number | null;
-  summary: string | null;
-  publishedDate: string | null;
-}
-
 /** What the finding planner decided for one asset (its FindingListPlan), as written here. */
 export interface FindingWritePlan {
-  creates: readonly { id: string; values: FindingValues }[];
+  creates: readonly { id: string; values: VulnerabilityValues }[];
   changes: readonly {
     stored: { id: string };
-    values: FindingValues | null;
+    values: VulnerabilityValues | null;
     status: 'fixed' | 'open' | null;
   }[];
   seen: readonly string[];
@@ -59,6 +52,7 @@ export class FindingWrites {
   async apply(plans: FindingPlans): Promise<void> {
     const { now, source } = this;
     await this.sql.insert('findings', FINDING_INSERT_COLUMNS, this.createdRows(plans));
+    const created = this.createdIds(plans);
     const reopened: string[] = [];
     const fixed: string[] = [];
     const seen: string[] = [];
@@ -99,7 +93,7 @@ export class FindingWrites {
     await this.sql.insert(
       'finding_periods',
       FINDING_PERIOD_INSERT_COLUMNS,
-      [...this.createdIds(plans), ...reopened].map((id) => [id, now]),
+      [...created, ...reopened].map((id) => [id, now]),
     );
     if (source === null) return;
     await this.byIds(
@@ -110,9 +104,11 @@ export class FindingWrites {
     await this.sql.insert(
       'finding_sources',
       FINDING_SOURCE_INSERT_COLUMNS,
-      [...this.createdIds(plans).map((id): [string, number] => [id, 0]), ...sourceAdds].map(
-        ([id, position]) => [id, source, position],
-      ),
+      [...created.map((id): [string, number] => [id, 0]), ...sourceAdds].map(([id, position]) => [
+        id,
+        source,
+        position,
+      ]),
     );
   }
 
