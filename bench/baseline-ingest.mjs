@@ -72,8 +72,8 @@ const TABLES = {
     'reopen_count',
   ],
   finding_sources: ['finding_id', 'source', 'position'],
-  // Still open: closed_at NULL.
-  finding_periods: ['finding_id', 'opened_at'],
+  // Still open: closed_at NULL; counted under its finding's severity.
+  finding_periods: ['finding_id', 'opened_at', 'severity'],
   relations: [
     'id',
     'source_asset_id',
@@ -126,7 +126,7 @@ function openedFindings(assetId, vulnerabilities, source, rows) {
       0,
     ]);
     rows.finding_sources.push([id, source, 0]);
-    rows.finding_periods.push([id, now]);
+    rows.finding_periods.push([id, now, severityOf(v.score)]);
   }
 }
 

@@ -112,12 +112,13 @@ async function growStore(url, total, assets) {
       ? `now() + interval '30 days'`
       : `strftime('%Y-%m-%d %H:%M:%f', 'now', '+30 days')`;
     const fixed = 'k BETWEEN 12 AND 16';
+    const severity = `CASE WHEN n % 100 >= 90 THEN 'critical' WHEN n % 100 >= 70 THEN 'high'
+      WHEN n % 100 >= 40 THEN 'medium' WHEN n % 100 > 0 THEN 'low' ELSE 'none' END`;
     await db.exec(`${prefix}INSERT INTO findings (id, asset_id, vuln_id, score, severity, summary,
         published_date, status, first_seen_at, last_seen_at, fixed_at, reopen_count, reason, accepted_until)
       SELECT ${id}, 'host-' || (n % ${assets}), 'CVE-2023-' || (n / ${assets}) || '-' || (n % 997),
         (n % 100) / 10.0,
-        CASE WHEN n % 100 >= 90 THEN 'critical' WHEN n % 100 >= 70 THEN 'high'
-          WHEN n % 100 >= 40 THEN 'medium' WHEN n % 100 > 0 THEN 'low' ELSE 'none' END,
+        ${severity},
         'bench finding', ${postgres ? "DATE '2023-06-01'" : "'2023-06-01'"},
         CASE WHEN k < 12 THEN 'open' WHEN ${fixed} THEN 'fixed' WHEN k = 17 THEN 'false_positive' ELSE 'accepted' END,
         ${ago('s')}, CASE WHEN ${fixed} THEN ${ago('s * 3 / 4')} ELSE ${ago('s / 8')} END,
@@ -127,8 +128,8 @@ async function growStore(url, total, assets) {
     await db.exec(
       `${prefix}INSERT INTO finding_sources (finding_id, source, position) SELECT ${id}, '${SOURCE}', 0 FROM ${numbers}`,
     );
-    await db.exec(`${prefix}INSERT INTO finding_periods (finding_id, opened_at, closed_at)
-      SELECT ${id}, ${ago('s')},
+    await db.exec(`${prefix}INSERT INTO finding_periods (finding_id, opened_at, severity, closed_at)
+      SELECT ${id}, ${ago('s')}, ${severity},
         CASE WHEN ${fixed} THEN ${ago('s / 2')} WHEN k = 17 THEN ${ago('s / 4')} END
       FROM ${numbers}`);
     // As autovacuum would leave them, before the rounds rather than during one.

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { Severity } from '../../common/field-rules/finding-values.js';
 import { Finding } from './finding.entity.js';
 
 /**
@@ -22,4 +23,11 @@ export class FindingPeriod {
 
   @Column({ name: 'closed_at', type: Date, nullable: true })
   closedAt: Date | null;
+
+  /**
+   * Its finding's (kept equal by a trigger on findings): the trend's counts by severity are
+   * kept per period, and a period deleted with its finding must still say where it counted.
+   */
+  @Column({ type: 'varchar', length: 8 })
+  severity: Severity;
 }

@@ -12,11 +12,17 @@ import { Asset } from './asset.entity.js';
 @Entity('findings')
 // The key: a vulnerability is on an asset or not; also an asset's findings, by id.
 @Index(['assetId', 'vulnId'], { unique: true })
-// The list by severity, highest score first (its default order).
-@Index(['severity', 'score', 'id'])
-// The summary's and the list's status filters.
-@Index(['status', 'severity'])
+// The list by status and severity, highest score first, then id (its default order): score
+// descending with the scoreless last, which TypeORM cannot declare; made by migration
+// FindingCounts.
+@Index('IDX_findings_status_score', { synchronize: false })
 @Index(['vulnId'])
+// The acceptances past their end (they read as open).
+@Index(['acceptedUntil'])
+// The open findings of a severity by opening (COALESCE(reopened_at, first_seen_at)): the
+// overdue ones. An index on an expression, made by migration FindingCounts: TypeORM cannot
+// declare it, and leaves it alone.
+@Index('IDX_findings_due', { synchronize: false })
 @Index(['firstSeenAt'])
 @Index(['fixedAt'])
 export class Finding {

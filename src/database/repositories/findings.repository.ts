@@ -15,6 +15,7 @@ import type { ActorColumns } from '../entities/actor-columns.js';
 import { runNamed } from '../sql-reads.js';
 import type { FindingSourceRow } from '../tables/finding-sources.table.js';
 import type { FindingRow } from '../tables/findings.table.js';
+import { FindingCountReads, type CountRow } from './findings/finding-count-reads.js';
 import { FINDINGS_SELECT, FINDING_SOURCES_SELECT } from './findings/finding-selects.js';
 
 /** Stored findings' rows, with the `sources` of each in order. */
@@ -97,7 +98,9 @@ const DUE_SEVERITIES = SEVERITIES.filter(
 // Columns are left unqualified, and `findings` unaliased, so that the conditions read the same
 // over the table alone and joined to its periods (whose columns have other names).
 const COUNT_FINDINGS = 'SELECT COUNT(*) AS total FROM findings';
-const PERIODS = 'FROM finding_periods p JOIN findings ON findings.id = p.finding_id';
+// The periods' own severity left out: the finding's is the one filtered.
+const PERIODS =
+  'FROM (SELECT finding_id, opened_at, closed_at FROM finding_periods) p JOIN findings ON findings.id = p.finding_id';
 const SORT_COLUMNS: Record<Exclude<FindingSortField, 'dueAt'>, string> = {
   score: 'score',
   firstSeenAt: 'first_seen_at',
@@ -119,17 +122,53 @@ const HAS_SOURCE =
   'EXISTS (SELECT 1 FROM finding_sources s WHERE s.finding_id = findings.id AND s.source = :source)';
 const AT_SITE = 'asset_id IN (SELECT id FROM assets WHERE site = :site)';
 
+/** Whether `filters` filter by nothing but the keys named: the counts' reads serve them. */
+function onlyFilters(filters: FindingFilters, keys: readonly (keyof FindingFilters)[]): boolean {
+  return Object.entries(filters).every(
+    ([key, value]) => value === undefined || keys.includes(key as keyof FindingFilters),
+  );
+}
+
 /**
- * The condition of `statuses` as the API shows them, on the stored status (which the
- * (status, severity) index serves) and, where an acceptance's end decides, accepted_until; the
- * stored statuses as :storedStatuses.
+ * How many findings `statuses` (as the API shows them; all when undefined) keep, from the counts
+ * by stored status and the expired acceptances (stored as accepted, shown as open).
  */
-function statusCondition(statuses: readonly FindingStatus[]): {
+function shownTotal(
+  byStatus: readonly CountRow[],
+  expired: readonly CountRow[],
+  statuses: readonly FindingStatus[] | undefined,
+): number {
+  const shown = (status: FindingStatus) => statuses === undefined || statuses.includes(status);
+  let total = 0;
+  for (const row of byStatus)
+    if (row.status !== 'accepted' && shown(row.status!)) total += row.total;
+  for (const row of byStatus)
+    if (row.status === 'accepted' && shown('accepted')) total += row.total;
+  for (const row of expired) {
+    if (shown('accepted')) total -= row.total;
+    if (shown('open')) total += row.total;
+  }
+  return total;
+}
+
+/**
+ * The condition of `statuses` as the API shows them, on the stored status (which the list's
+ * index serves) and, where an acceptance's end decides, accepted_until; the stored statuses as
+ * :storedStatuses. When `noneExpired` (no acceptance of those the filters keep is past its end),
+ * each status is its stored one: a single status is then one range of the index, in the list's
+ * order.
+ */
+function statusCondition(
+  statuses: readonly FindingStatus[],
+  noneExpired: boolean,
+): {
   condition: string;
   storedStatuses: FindingStatus[];
 } {
   const shown = new Set(statuses);
   const stored = new Set<FindingStatus>(shown);
+  if (noneExpired)
+    return { condition: 'status IN (:...storedStatuses)', storedStatuses: [...stored] };
   // An acceptance past its end reads as open.
   if (shown.has('open')) stored.add('accepted');
   const condition = 'status IN (:...storedStatuses)';
@@ -146,6 +185,7 @@ function filtersWhere(
   filters: FindingFilters,
   clock: FindingClock,
   more: string[] = [],
+  noneExpired = false,
 ): { where: string; parameters: Record<string, unknown> } {
   const conditions: string[] = [];
   const parameters: Record<string, unknown> = { now: clock.now };
@@ -157,7 +197,7 @@ function filtersWhere(
   };
   const { statuses, severities, vulnId, assetId, source, site, minScore, overdue } = filters;
   if (statuses !== undefined) {
-    const { condition, storedStatuses } = statusCondition(statuses);
+    const { condition, storedStatuses } = statusCondition(statuses, noneExpired);
     filter(condition, { storedStatuses });
   }
   if (severities !== undefined) filter('severity IN (:...severities)', { severities });
@@ -192,13 +232,20 @@ export class FindingsRepository {
     clock: FindingClock,
     page: FindingPageQuery,
   ): Promise<FindingsWithSources & { total: number }> {
-    const { where, parameters } = filtersWhere(filters, clock);
-    const [{ total }] = await this.read<{ total: number | string }>(
-      COUNT_FINDINGS + where,
-      parameters,
-    );
+    const counts = new FindingCountReads(this.read.bind(this));
+    const counted = onlyFilters(filters, ['statuses', 'severities']);
+    // The acceptances past their end among the severities asked: few, by index. Without any,
+    // a status filter is the stored status alone.
+    const expired =
+      counted || filters.statuses !== undefined
+        ? await counts.expired(clock.now, clock.overdueBefore, filters.severities)
+        : [];
+    const { where, parameters } = filtersWhere(filters, clock, [], expired.length === 0);
+    const total = counted
+      ? shownTotal(await counts.byStatus(filters.severities), expired, filters.statuses)
+      : await this.count(where, parameters);
     // Past the end (or nothing to find): no second query.
-    if (page.offset >= Number(total)) return { rows: [], sources: new Map(), total: Number(total) };
+    if (page.offset >= total) return { rows: [], sources: new Map(), total };
     // Missing values (no score, not fixed, no due date) last either way; id makes it total.
     const order = `${this.sortExpression(page.sort, clock)} ${page.descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`;
     const rows = await this.read<FindingRow>(
@@ -209,7 +256,16 @@ export class FindingsRepository {
       rows.map((row) => row.id),
       this.dataSource.manager,
     );
-    return { rows, sources, total: Number(total) };
+    return { rows, sources, total };
+  }
+
+  /** How many findings a WHERE keeps, counted. */
+  private async count(where: string, parameters: Record<string, unknown>): Promise<number> {
+    const [{ total }] = await this.read<{ total: number | string }>(
+      COUNT_FINDINGS + where,
+      parameters,
+    );
+    return Number(total);
   }
 
   /**
@@ -222,6 +278,7 @@ export class FindingsRepository {
     clock: FindingClock,
     since: Date,
   ): Promise<{ groups: FindingCountRow[]; openedSince: number; fixedSince: number }> {
+    if (onlyFilters(filters, ['severities'])) return this.countedSummary(filters, clock, since);
     const { where, parameters } = filtersWhere(filters, clock);
     const groups = await this.read<FindingCountRow>(
       `SELECT status, severity, COUNT(*) AS total,
@@ -251,6 +308,40 @@ export class FindingsRepository {
     };
   }
 
+  /** The summary's counts from the counts' rows, for a filter by severity at most. */
+  private async countedSummary(
+    { severities }: FindingFilters,
+    clock: FindingClock,
+    since: Date,
+  ): Promise<{ groups: FindingCountRow[]; openedSince: number; fixedSince: number }> {
+    const counts = new FindingCountReads(this.read.bind(this));
+    const groups = new Map<string, FindingCountRow>();
+    const group = (status: FindingStatus, severity: Severity): FindingCountRow => {
+      const key = `${status} ${severity}`;
+      let row = groups.get(key);
+      if (row === undefined)
+        groups.set(key, (row = { status, severity, total: 0, expired: 0, overdue: 0 }));
+      return row;
+    };
+    for (const { status, severity, total } of await counts.byStatus(severities))
+      group(status!, severity).total += total;
+    for (const { severity, total, overdue } of await counts.expired(
+      clock.now,
+      clock.overdueBefore,
+      severities,
+    )) {
+      group('accepted', severity).expired += total;
+      group('accepted', severity).overdue += overdue;
+    }
+    for (const { severity, total } of await counts.overdueOpen(clock.overdueBefore, severities))
+      group('open', severity).overdue += total;
+    return {
+      groups: [...groups.values()],
+      openedSince: await counts.since('seen', since, severities),
+      fixedSince: await counts.since('fixed', since, severities),
+    };
+  }
+
   /**
    * The periods of the findings `filters` keep, by their finding's severity: those open just
    * before `start` (opened before it, closed at or after it, or not), then the openings and
@@ -261,6 +352,18 @@ export class FindingsRepository {
     clock: FindingClock,
     start: Date,
   ): Promise<FindingTrendCounts> {
+    if (onlyFilters(filters, ['severities'])) {
+      const counts = new FindingCountReads(this.read.bind(this));
+      const { atStart, days } = await counts.periods(
+        start.toISOString().slice(0, 10),
+        filters.severities,
+      );
+      return {
+        atStart,
+        openings: days.filter((row) => row.kind === 'opened'),
+        closings: days.filter((row) => row.kind === 'closed'),
+      };
+    }
     const counts = async (
       conditions: string[],
       day: string | null,
@@ -336,7 +439,7 @@ export class FindingsRepository {
     } else if (triage.period === 'open') {
       await runNamed(
         manager,
-        'INSERT INTO finding_periods (finding_id, opened_at) VALUES (:id, :now)',
+        'INSERT INTO finding_periods (finding_id, opened_at, severity) SELECT id, :now, severity FROM findings WHERE id = :id',
         { id, now },
       );
     }

@@ -7,10 +7,15 @@ export const FINDING_PERIOD_COLUMNS = {
   findingId: text('finding_id'),
   openedAt: timestamp('opened_at'),
   closedAt: timestamp('closed_at'),
+  severity: text('severity'),
 } as const satisfies { [P in Exclude<keyof FindingPeriod, 'finding'>]-?: InsertColumn };
 
-/** What an opening writes: the finding and the time (still open: closed_at NULL). */
+/**
+ * What an opening writes: the finding, the time (still open: closed_at NULL) and the finding's
+ * severity.
+ */
 export const FINDING_PERIOD_INSERT_COLUMNS: InsertColumn[] = [
   FINDING_PERIOD_COLUMNS.findingId,
   FINDING_PERIOD_COLUMNS.openedAt,
+  FINDING_PERIOD_COLUMNS.severity,
 ];

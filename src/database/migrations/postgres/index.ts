@@ -10,6 +10,8 @@ import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 import { ChangeSets1795601152203 } from './1795601152203-ChangeSets.js';
 import { ChangeIdOrder1795604857998 } from './1795604857998-ChangeIdOrder.js';
 import { Findings1795876503670 } from './1795876503670-Findings.js';
+import { FindingPeriodSeverity1795889238826 } from './1795889238826-FindingPeriodSeverity.js';
+import { FindingCounts1795889238827 } from './1795889238827-FindingCounts.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -24,4 +26,6 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   ChangeSets1795601152203,
   ChangeIdOrder1795604857998,
   Findings1795876503670,
+  FindingPeriodSeverity1795889238826,
+  FindingCounts1795889238827,
 ];

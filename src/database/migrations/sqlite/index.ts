@@ -10,6 +10,8 @@ import { AssetCount1795527936777 } from './1795527936777-AssetCount.js';
 import { ChangeSets1795601120887 } from './1795601120887-ChangeSets.js';
 import { ChangeIdOrder1795604843150 } from './1795604843150-ChangeIdOrder.js';
 import { Findings1795876500649 } from './1795876500649-Findings.js';
+import { FindingPeriodSeverity1795889233428 } from './1795889233428-FindingPeriodSeverity.js';
+import { FindingCounts1795889233429 } from './1795889233429-FindingCounts.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -24,4 +26,6 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   ChangeSets1795601120887,
   ChangeIdOrder1795604843150,
   Findings1795876500649,
+  FindingPeriodSeverity1795889233428,
+  FindingCounts1795889233429,
 ];

@@ -93,7 +93,13 @@ export class FindingWrites {
     await this.sql.insert(
       'finding_periods',
       FINDING_PERIOD_INSERT_COLUMNS,
-      [...created, ...reopened].map((id) => [id, now]),
+      this.createdPeriods(plans),
+    );
+    // A reopened finding's period counts under its severity as stored by now.
+    await this.byIds(
+      reopened,
+      'INSERT INTO finding_periods (finding_id, opened_at, severity) SELECT id, ?, severity FROM findings WHERE id IN',
+      [now],
     );
     if (source === null) return;
     await this.byIds(
@@ -133,6 +139,12 @@ export class FindingWrites {
         ];
       }
     }
+  }
+
+  /** The first open period of each new finding. */
+  private *createdPeriods(plans: FindingPlans): Generator<unknown[]> {
+    for (const plan of plans.values())
+      for (const { id, values } of plan.creates) yield [id, this.now, severityOf(values.score)];
   }
 
   private createdIds(plans: FindingPlans): string[] {
