@@ -140,10 +140,7 @@ function shownTotal(
 ): number {
   const shown = (status: FindingStatus) => statuses === undefined || statuses.includes(status);
   let total = 0;
-  for (const row of byStatus)
-    if (row.status !== 'accepted' && shown(row.status!)) total += row.total;
-  for (const row of byStatus)
-    if (row.status === 'accepted' && shown('accepted')) total += row.total;
+  for (const row of byStatus) if (shown(row.status!)) total += row.total;
   for (const row of expired) {
     if (shown('accepted')) total -= row.total;
     if (shown('open')) total += row.total;
