@@ -135,9 +135,9 @@ export abstract class Dialect {
   abstract jsonObject(entries: readonly JsonEntry[], from: string): string;
 
   /**
-   * A statement recording the creation of `table` rows, as change records without a copy:
-   * `?` parameters: the ids' prefix, the counter before the first, the time, the change set's
-   * id, then the ids (idListValues).
+   * A statement recording the creation of `table` rows just written, as change records without
+   * a copy: `?` parameters: the ids' prefix, the counter before the first, the time, the change
+   * set's id, then the ids (idListValues).
    */
   abstract createdRecordsSelect(objectType: string, table: string, count: number): string;
 

@@ -40,8 +40,9 @@ export class PostgresIngestSql implements UnitSql {
     return this.enqueue(PostgresIngestSql.numbered(sql), params);
   }
 
-  timestamp(date: Date): Date {
-    return date;
+  // As text: pg would format each Date of an array parameter again, once per row.
+  timestamp(date: Date): string {
+    return date.toISOString();
   }
 
   letOtherRequestsRun(): Promise<void> {
