@@ -2,7 +2,7 @@ import type { FindingStatus } from '../../../common/field-rules/finding-values.j
 import { selectIn, type IngestLookups } from '../../ingest-sql.js';
 import type { FindingRow } from '../../tables/findings.table.js';
 import type { FindingSourceRow } from '../../tables/finding-sources.table.js';
-import { FINDINGS_SELECT, FINDING_SOURCES_OF_ASSETS_SELECT } from './finding-selects.js';
+import { FINDING_SOURCES_OF_ASSETS_SELECT, PLANNED_FINDINGS_SELECT } from './finding-selects.js';
 
 /**
  * A stored finding as the finding planner reads it (src/findings/plan/plan-findings.ts), with
@@ -26,6 +26,22 @@ export interface PlannedFinding {
   acceptedUntil: Date | string | null;
 }
 
+/** A findings row as PLANNED_FINDINGS_SELECT reads it. */
+type PlannedFindingRow = Pick<
+  FindingRow,
+  | 'id'
+  | 'asset_id'
+  | 'vuln_id'
+  | 'score'
+  | 'summary'
+  | 'published_date'
+  | 'status'
+  | 'fixed_at'
+  | 'reopened_at'
+  | 'reopen_count'
+  | 'accepted_until'
+>;
+
 /**
  * The findings of assets as a write that lists their vulnerabilities plans against them (an
  * ingestion's lookups, or a route's unit), with their `sources`. Lists of ids are bound
@@ -38,7 +54,12 @@ export class FindingStoredRows {
   async ofAssets(assetIds: readonly string[]): Promise<Map<string, PlannedFinding[]>> {
     const byAsset = new Map<string, PlannedFinding[]>();
     if (assetIds.length === 0) return byAsset;
-    const rows = await selectIn<FindingRow>(this.db, FINDINGS_SELECT, 'asset_id', assetIds);
+    const rows = await selectIn<PlannedFindingRow>(
+      this.db,
+      PLANNED_FINDINGS_SELECT,
+      'asset_id',
+      assetIds,
+    );
     const sources = await selectIn<FindingSourceRow>(
       this.db,
       FINDING_SOURCES_OF_ASSETS_SELECT,
