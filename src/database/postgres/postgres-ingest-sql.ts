@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import type { Dialect } from '../dialect/dialect.js';
 import { insertInto, inBatches, type InsertColumn, type UnitSql } from '../ingest-sql.js';
@@ -28,6 +29,18 @@ export class PostgresIngestSql implements UnitSql {
   async all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     await this.settle();
     return (await this.runner.query(PostgresIngestSql.numbered(sql), params)) as T[];
+  }
+
+  // pg's array rows (rowMode), on the runner's own connection.
+  async arrays(sql: string, params: unknown[] = []): Promise<unknown[][]> {
+    await this.settle();
+    const client = (await this.runner.connect()) as PoolClient;
+    const result = await client.query<unknown[]>({
+      text: PostgresIngestSql.numbered(sql),
+      values: params,
+      rowMode: 'array',
+    });
+    return result.rows;
   }
 
   async run(sql: string, params: unknown[] = []): Promise<number> {
