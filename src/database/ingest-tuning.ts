@@ -11,18 +11,11 @@ export const JSON_ITEMS_PER_MESSAGE = 2_000;
 export const SQLITE_ROWS_PER_MESSAGE = 2_000;
 
 /**
- * Statements queued on PostgreSQL's connection and not yet carried out, at most: the rest wait
- * on the main thread, so that a slow disk holds back the reading instead of filling memory.
+ * Insert messages handed to the SQLite writer (or statements queued on PostgreSQL's connection)
+ * and not yet carried out, at most: the rest wait on the main thread, so that a slow disk
+ * holds back the reading instead of filling memory.
  */
 export const MAX_QUEUED_INSERTS = 8;
-
-/**
- * The same for the SQLite writer, in values (an insert's rows times their columns, a
- * statement's parameters) rather than messages: eight messages of the widest rows. A repeated
- * ingestion hands over many short statements a slice (sightings, fixes, records), and counted
- * as messages they kept this thread waiting for the writer instead of planning the next slice.
- */
-export const SQLITE_MAX_QUEUED_VALUES = 8 * SQLITE_ROWS_PER_MESSAGE * 15;
 
 /**
  * Rows one statement inserts during a bulk load into empty tables on SQLite: without indexes

@@ -11,7 +11,7 @@ import {
 import {
   BULK_REBUILD_MAX_ROWS,
   BULK_ROWS_PER_STATEMENT,
-  SQLITE_MAX_QUEUED_VALUES,
+  MAX_QUEUED_INSERTS,
   SQLITE_ROWS_PER_MESSAGE,
 } from '../ingest-tuning.js';
 import type { Dialect } from '../dialect/dialect.js';
@@ -41,9 +41,7 @@ export class SqliteWriter implements IngestSql {
   readonly readAhead = false;
   private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
   private failure: Error | null = null;
-  /** The values of each request acknowledged without an answer and not yet carried out, in order. */
-  private readonly queuedValues: number[] = [];
-  private queuedTotal = 0;
+  private queuedInserts = 0;
   private insertDone: (() => void) | null = null;
 
   private constructor(
@@ -52,7 +50,7 @@ export class SqliteWriter implements IngestSql {
   ) {
     worker.on('message', (answer: SqliteWriterAnswer) => {
       if ('inserted' in answer) {
-        this.queuedTotal -= this.queuedValues.shift() ?? 0;
+        this.queuedInserts--;
         this.insertDone?.();
         this.insertDone = null;
         return;
@@ -175,20 +173,11 @@ export class SqliteWriter implements IngestSql {
   private async postQueued(
     request: Extract<SqliteWriterRequest, { op: 'insert' | 'queued' }>,
   ): Promise<void> {
-    const values =
-      request.op === 'insert'
-        ? request.rows.length * (request.rows[0]?.length ?? 0)
-        : request.params.length;
-    while (
-      this.queuedValues.length > 0 &&
-      this.queuedTotal + values > SQLITE_MAX_QUEUED_VALUES &&
-      !this.failure
-    ) {
+    while (this.queuedInserts >= MAX_QUEUED_INSERTS && !this.failure) {
       await new Promise<void>((resolve) => (this.insertDone = resolve));
     }
     this.post(request);
-    this.queuedValues.push(values);
-    this.queuedTotal += values;
+    this.queuedInserts++;
     await this.letOtherRequestsRun();
   }
 
