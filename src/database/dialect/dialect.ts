@@ -103,6 +103,13 @@ export abstract class Dialect {
   /** The search's own index of the assets, where it is a table (SQLite); null: none. */
   abstract searchIndex(): AssetSearchIndex | null;
 
+  /**
+   * `column` as an operand that the planner does not look up through an index, where a
+   * condition on it should only filter the rows a key found (SQLite plans without statistics:
+   * it takes an equality on any indexed column over a list of keys).
+   */
+  abstract unindexed(column: string): string;
+
   /** `column` among the values of the :named list parameter (one array on PostgreSQL). */
   abstract inList(column: string, parameter: string): string;
 
@@ -128,9 +135,9 @@ export abstract class Dialect {
   abstract jsonObject(entries: readonly JsonEntry[], from: string): string;
 
   /**
-   * A statement recording the creation of `table` rows, as change records without a copy:
-   * `?` parameters: the ids' prefix, the counter before the first, the time, the change set's
-   * id, then the ids (idListValues).
+   * A statement recording the creation of `table` rows just written, as change records without
+   * a copy: `?` parameters: the ids' prefix, the counter before the first, the time, the change
+   * set's id, then the ids (idListValues).
    */
   abstract createdRecordsSelect(objectType: string, table: string, count: number): string;
 

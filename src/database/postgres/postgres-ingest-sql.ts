@@ -1,4 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import type { Dialect } from '../dialect/dialect.js';
 import { insertInto, inBatches, type InsertColumn, type UnitSql } from '../ingest-sql.js';
@@ -30,6 +31,18 @@ export class PostgresIngestSql implements UnitSql {
     return (await this.runner.query(PostgresIngestSql.numbered(sql), params)) as T[];
   }
 
+  // pg's array rows (rowMode), on the runner's own connection.
+  async arrays(sql: string, params: unknown[] = []): Promise<unknown[][]> {
+    await this.settle();
+    const client = (await this.runner.connect()) as PoolClient;
+    const result = await client.query<unknown[]>({
+      text: PostgresIngestSql.numbered(sql),
+      values: params,
+      rowMode: 'array',
+    });
+    return result.rows;
+  }
+
   async run(sql: string, params: unknown[] = []): Promise<number> {
     await this.settle();
     const result = await this.runner.query(PostgresIngestSql.numbered(sql), params, true);
@@ -40,8 +53,9 @@ export class PostgresIngestSql implements UnitSql {
     return this.enqueue(PostgresIngestSql.numbered(sql), params);
   }
 
-  timestamp(date: Date): Date {
-    return date;
+  // As text: pg would format each Date of an array parameter again, once per row.
+  timestamp(date: Date): string {
+    return date.toISOString();
   }
 
   letOtherRequestsRun(): Promise<void> {

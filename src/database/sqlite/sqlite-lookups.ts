@@ -11,6 +11,8 @@ export class SqliteLookups implements IngestLookups {
   readonly idOrder = 'id';
   readonly readAhead = false;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  /** Statements in raw mode (rows as arrays): a statement's mode is its own. */
+  private readonly arrayStatements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(private readonly db: BetterSqlite3.Database) {}
 
@@ -23,6 +25,17 @@ export class SqliteLookups implements IngestLookups {
       this.statements.set(sql, statement);
     }
     const rows = statement.all(...params) as T[];
+    await yieldToEventLoop();
+    return rows;
+  }
+
+  async arrays(sql: string, params: unknown[] = []): Promise<unknown[][]> {
+    let statement = this.arrayStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql).raw(true);
+      this.arrayStatements.set(sql, statement);
+    }
+    const rows = statement.all(...params) as unknown[][];
     await yieldToEventLoop();
     return rows;
   }

@@ -32,6 +32,12 @@ export class SqliteUnitSql implements UnitSql {
     return this.manager.query<T[]>(sql, params);
   }
 
+  // A route's unit reads one asset's rows: their objects' values, in the SELECT's order.
+  async arrays(sql: string, params: unknown[] = []): Promise<unknown[][]> {
+    const rows = await this.manager.query<Record<string, unknown>[]>(sql, params);
+    return rows.map((row) => Object.values(row));
+  }
+
   async run(sql: string, params: unknown[] = []): Promise<number> {
     const result = await this.manager.queryRunner!.query(sql, params, true);
     return result.affected ?? 0;

@@ -18,7 +18,7 @@ export interface SqliteWriterData {
 
 export type SqliteWriterRequest =
   | { op: 'insert'; table: string; sql: string; bulkSql: string | null; rows: unknown[][] }
-  | { op: 'all' | 'run'; sql: string; params: unknown[] }
+  | { op: 'all' | 'arrays' | 'run'; sql: string; params: unknown[] }
   /** Acknowledged as an insert is, without its answer. */
   | { op: 'queued'; sql: string; params: unknown[] }
   | { op: 'commit' | 'rollback' };

@@ -110,6 +110,10 @@ export class SqliteWriter implements IngestSql {
     return (await this.request({ op: 'all', sql, params })) as T[];
   }
 
+  async arrays(sql: string, params: unknown[] = []): Promise<unknown[][]> {
+    return (await this.request({ op: 'arrays', sql, params })) as unknown[][];
+  }
+
   async run(sql: string, params: unknown[] = []): Promise<number> {
     return (await this.request({ op: 'run', sql, params })) as number;
   }

@@ -27,10 +27,18 @@ let failure: unknown = null;
 /** Decided at the first insert: the indexes a bulk load dropped, or false. */
 let bulk: IndexRow[] | false | null = null;
 const statements = new Map<string, Database.Statement>();
+/** Statements in raw mode (rows as arrays): a statement's mode is its own. */
+const arrayStatements = new Map<string, Database.Statement>();
 
 function prepare(sql: string): Database.Statement {
   let statement = statements.get(sql);
   if (!statement) statements.set(sql, (statement = db!.prepare(sql)));
+  return statement;
+}
+
+function prepareArrays(sql: string): Database.Statement {
+  let statement = arrayStatements.get(sql);
+  if (!statement) arrayStatements.set(sql, (statement = db!.prepare(sql).raw(true)));
   return statement;
 }
 
@@ -135,6 +143,7 @@ function carryOut(request: SqliteWriterRequest): void {
   try {
     let result: unknown = true;
     if (request.op === 'all') result = prepare(request.sql).all(...request.params);
+    else if (request.op === 'arrays') result = prepareArrays(request.sql).all(...request.params);
     else if (request.op === 'run') result = prepare(request.sql).run(...request.params).changes;
     else {
       // Built from the rows in one pass each, in the same transaction.

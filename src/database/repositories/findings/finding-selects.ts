@@ -9,6 +9,27 @@ export const FINDINGS_SELECT = `SELECT ${selectList(
   ),
 )} FROM findings`;
 
+/** The columns of a finding the planner reads (PlannedFinding), in this order. */
+export const PLANNED_FINDING_COLUMNS = [
+  FINDING_COLUMNS.id,
+  FINDING_COLUMNS.assetId,
+  FINDING_COLUMNS.vulnId,
+  FINDING_COLUMNS.score,
+  FINDING_COLUMNS.summary,
+  FINDING_COLUMNS.publishedDate,
+  FINDING_COLUMNS.status,
+  FINDING_COLUMNS.fixedAt,
+  FINDING_COLUMNS.reopenedAt,
+  FINDING_COLUMNS.reopenCount,
+  FINDING_COLUMNS.acceptedUntil,
+] as const;
+
+/**
+ * PLANNED_FINDING_COLUMNS of findings, without their WHERE: a repeated ingestion reads every
+ * finding of its assets, and each column more is a value made for each of them.
+ */
+export const PLANNED_FINDINGS_SELECT = `SELECT ${selectList(PLANNED_FINDING_COLUMNS)} FROM findings`;
+
 /** finding_sources rows, without their WHERE. */
 export const FINDING_SOURCES_SELECT = `SELECT ${selectList(FINDING_SOURCE_INSERT_COLUMNS)} FROM finding_sources`;
 

@@ -85,9 +85,11 @@ export class FindingWrites {
       "UPDATE findings SET status = 'fixed', fixed_at = ?, accepted_until = NULL WHERE id IN",
       [now],
     );
+    // Found by their findings' ids: read first through the index of closed_at, the open periods
+    // are every open finding's.
     await this.byIds(
       fixed,
-      'UPDATE finding_periods SET closed_at = ? WHERE closed_at IS NULL AND finding_id IN',
+      `UPDATE finding_periods SET closed_at = ? WHERE ${this.sql.dialect.unindexed('closed_at')} IS NULL AND finding_id IN`,
       [now],
     );
     await this.sql.insert(
