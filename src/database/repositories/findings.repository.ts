@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
 import {
-  SEVERITIES,
   type DueSeverity,
   type FindingSortField,
   type FindingStatus,
@@ -15,7 +14,12 @@ import type { ActorColumns } from '../entities/actor-columns.js';
 import { runNamed } from '../sql-reads.js';
 import type { FindingSourceRow } from '../tables/finding-sources.table.js';
 import type { FindingRow } from '../tables/findings.table.js';
-import { FindingCountReads, type CountRow } from './findings/finding-count-reads.js';
+import {
+  DUE_SEVERITIES,
+  FindingCountReads,
+  OPENED,
+  type CountRow,
+} from './findings/finding-count-reads.js';
 import { FINDINGS_SELECT, FINDING_SOURCES_SELECT } from './findings/finding-selects.js';
 
 /** Stored findings' rows, with the `sources` of each in order. */
@@ -92,9 +96,6 @@ export interface FindingTriage {
   period: 'close' | 'open' | null;
 }
 
-const DUE_SEVERITIES = SEVERITIES.filter(
-  (severity): severity is DueSeverity => severity !== 'none',
-);
 // Columns are left unqualified, and `findings` unaliased, so that the conditions read the same
 // over the table alone and joined to its periods (whose columns have other names).
 const COUNT_FINDINGS = 'SELECT COUNT(*) AS total FROM findings';
@@ -107,8 +108,6 @@ const SORT_COLUMNS: Record<Exclude<FindingSortField, 'dueAt'>, string> = {
   lastSeenAt: 'last_seen_at',
   fixedAt: 'fixed_at',
 };
-/** Its opening, or last reopening: what its due date counts from. */
-const OPENED = 'COALESCE(reopened_at, first_seen_at)';
 /** Counts as open at :now: open, or accepted until a time now past. NULL-free. */
 const COUNTS_AS_OPEN =
   "(status = 'open' OR (status = 'accepted' AND accepted_until IS NOT NULL AND accepted_until <= :now))";

@@ -18,11 +18,12 @@ export interface CountRow {
 }
 
 const DAY_MS = 86_400_000;
-const DUE_SEVERITIES = SEVERITIES.filter(
+/** The severities that have a due date. */
+export const DUE_SEVERITIES = SEVERITIES.filter(
   (severity): severity is DueSeverity => severity !== 'none',
 );
 /** Its opening, or last reopening, as index IDX_findings_due has it. */
-const OPENED = 'COALESCE(reopened_at, first_seen_at)';
+export const OPENED = 'COALESCE(reopened_at, first_seen_at)';
 
 /** `YYYY-MM-DD` of a time's UTC day. */
 const dayOf = (time: Date): string => time.toISOString().slice(0, 10);
