@@ -28,6 +28,17 @@ const INGESTED_TABLES = [
   'change_sets',
 ];
 
+/**
+ * The arguments `npm run start:prod` gives node (its heap limit, then the entry file): the bench
+ * measures the service as that script runs it.
+ */
+function startProdArguments(root) {
+  const script = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts['start:prod'];
+  const [command, ...args] = script.trim().split(/\s+/);
+  if (command !== 'node') throw new Error(`npm run start:prod does not run node: ${script}`);
+  return args;
+}
+
 export function createHarness({ root, work, pgUrl, log }) {
   const children = [];
   const cleanups = [];
@@ -68,10 +79,10 @@ export function createHarness({ root, work, pgUrl, log }) {
     }
   }
 
-  /** `node dist/main.js` on `databaseUrl`, ready and logged in as the admin. */
+  /** The service, as `npm run start:prod` starts it, on `databaseUrl`, ready and logged in as the admin. */
   async function startService(databaseUrl, env = {}) {
     const port = await freePort();
-    const child = spawn(process.execPath, ['dist/main.js'], {
+    const child = spawn(process.execPath, startProdArguments(root), {
       cwd: root,
       env: {
         PATH: process.env.PATH,
