@@ -90,10 +90,12 @@ export class AssetIngestWrites {
   /** Unchanged assets seen again: their last_seen_at moves, in one statement per idsPerStatement. */
   async seen(ids: readonly string[]): Promise<void> {
     for (const part of chunks(ids, this.perStatement)) {
-      await this.sql.run(`UPDATE assets SET last_seen_at = ? WHERE id IN (${placeholders(part)})`, [
-        this.now,
-        ...part,
-      ]);
+      // Queued: waiting for its answer would leave this thread idle until the writes before it
+      // are carried out.
+      await this.sql.runQueued(
+        `UPDATE assets SET last_seen_at = ? WHERE id IN (${placeholders(part)})`,
+        [this.now, ...part],
+      );
     }
   }
 
