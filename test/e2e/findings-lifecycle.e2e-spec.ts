@@ -153,6 +153,24 @@ describe('findings through ingestion and the asset routes', () => {
     expect(await findingOf('web', 'CVE-1')).toMatchObject({ status: 'fixed', sources: [] });
   });
 
+  it('keeps the feeds of a finding in the order they joined it, whatever their names', async () => {
+    await scan('zmap', 'web', ['CVE-1']);
+    await scan('nessus', 'web', ['CVE-1']);
+    await scan('openvas', 'web', ['CVE-1']);
+    expect((await findingOf('web', 'CVE-1')).sources).toEqual(['zmap', 'nessus', 'openvas']);
+
+    // A feed that leaves and comes back joins at the end.
+    await scan('nessus', 'web', []);
+    await scan('nessus', 'web', ['CVE-1']);
+    await scan('apex', 'web', ['CVE-1']);
+    expect((await findingOf('web', 'CVE-1')).sources).toEqual([
+      'zmap',
+      'openvas',
+      'nessus',
+      'apex',
+    ]);
+  });
+
   it('never lets a feed fix what was entered by hand; a route without a source fixes it', async () => {
     const created = await t.request('POST', '/api/assets', {
       token: editor,

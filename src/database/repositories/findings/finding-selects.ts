@@ -1,5 +1,8 @@
 import { selectList } from '../../tables/column-table.js';
-import { FINDING_SOURCE_INSERT_COLUMNS } from '../../tables/finding-sources.table.js';
+import {
+  FINDING_SOURCE_COLUMNS,
+  FINDING_SOURCE_INSERT_COLUMNS,
+} from '../../tables/finding-sources.table.js';
 import { FINDING_COLUMNS } from '../../tables/findings.table.js';
 
 /** Whole findings rows (the date as its text), without their WHERE. */
@@ -25,18 +28,17 @@ export const PLANNED_FINDING_COLUMNS = [
 ] as const;
 
 /**
- * PLANNED_FINDING_COLUMNS of findings, without their WHERE: a repeated ingestion reads every
- * finding of its assets, and each column more is a value made for each of them.
+ * PLANNED_FINDING_COLUMNS of findings `f`, then the name and position of one of its sources
+ * (a row per source; NULLs for a finding without one), without their WHERE (on `f.asset_id`): a
+ * repeated ingestion reads every finding of its assets with its sources, in one statement
+ * rather than a second one over finding_sources, and each column more is a value made for each.
+ * The findings' columns are named bare: finding_sources has none of their names.
  */
-export const PLANNED_FINDINGS_SELECT = `SELECT ${selectList(PLANNED_FINDING_COLUMNS)} FROM findings`;
+export const PLANNED_FINDINGS_SELECT = `SELECT ${selectList(PLANNED_FINDING_COLUMNS)}, s.${
+  FINDING_SOURCE_COLUMNS.source.name
+}, s.${FINDING_SOURCE_COLUMNS.position.name} FROM findings f LEFT JOIN finding_sources s ON s.${
+  FINDING_SOURCE_COLUMNS.findingId.name
+} = f.id`;
 
 /** finding_sources rows, without their WHERE. */
 export const FINDING_SOURCES_SELECT = `SELECT ${selectList(FINDING_SOURCE_INSERT_COLUMNS)} FROM finding_sources`;
-
-/**
- * finding_sources rows of the findings of assets, without their WHERE (on `f.asset_id`): read
- * by the assets' ids, already bound once for their findings, rather than by every finding's.
- */
-export const FINDING_SOURCES_OF_ASSETS_SELECT = `SELECT ${FINDING_SOURCE_INSERT_COLUMNS.map(
-  ({ name }) => `s.${name}`,
-).join(', ')} FROM finding_sources s JOIN findings f ON f.id = s.finding_id`;

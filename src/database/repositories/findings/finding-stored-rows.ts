@@ -1,6 +1,6 @@
 import type { FindingStatus } from '../../../common/field-rules/finding-values.js';
 import { selectArraysIn, type IngestLookups } from '../../ingest-sql.js';
-import { FINDING_SOURCES_OF_ASSETS_SELECT, PLANNED_FINDINGS_SELECT } from './finding-selects.js';
+import { PLANNED_FINDINGS_SELECT } from './finding-selects.js';
 
 /**
  * A stored finding as the finding planner reads it (src/findings/plan/plan-findings.ts), with
@@ -25,9 +25,9 @@ export interface PlannedFinding {
 }
 
 /**
- * A findings row as PLANNED_FINDINGS_SELECT reads it: an array in PLANNED_FINDING_COLUMNS'
- * order (a repeated ingestion reads every finding of its assets, and an object of each row by
- * its column names cost more than the read).
+ * A row of PLANNED_FINDINGS_SELECT: an array in PLANNED_FINDING_COLUMNS' order, then one of the
+ * finding's sources and its position (a repeated ingestion reads every finding of its assets,
+ * and an object of each row by its column names cost more than the read).
  */
 type PlannedFindingRow = [
   id: string,
@@ -41,10 +41,9 @@ type PlannedFindingRow = [
   reopenedAt: Date | string | null,
   reopenCount: number | string,
   acceptedUntil: Date | string | null,
+  source: string | null,
+  position: number | string | null,
 ];
-
-/** A finding_sources row as FINDING_SOURCES_OF_ASSETS_SELECT reads it, as an array. */
-type SourceRow = [findingId: string, source: string, position: number];
 
 /**
  * The findings of assets as a write that lists their vulnerabilities plans against them (an
@@ -61,27 +60,25 @@ export class FindingStoredRows {
     const rows = (await selectArraysIn(
       this.db,
       PLANNED_FINDINGS_SELECT,
-      'asset_id',
-      assetIds,
-    )) as PlannedFindingRow[];
-    const sources = (await selectArraysIn(
-      this.db,
-      FINDING_SOURCES_OF_ASSETS_SELECT,
       'f.asset_id',
       assetIds,
-      'ORDER BY s.finding_id, s.position',
-    )) as SourceRow[];
-    const sourcesOf = new Map<string, { names: string[]; next: number }>();
-    for (const [findingId, source, position] of sources) {
-      const entry = sourcesOf.get(findingId);
-      if (entry) {
-        entry.names.push(source);
-        entry.next = position + 1;
-      } else sourcesOf.set(findingId, { names: [source], next: position + 1 });
-    }
+    )) as PlannedFindingRow[];
+    const byId = new Map<string, PlannedFinding>();
+    // A finding with several sources has a row for each, not necessarily one after the other:
+    // its sources and their positions, gathered here, are put in order at the end.
+    const several = new Map<string, [source: string, position: number][]>();
     for (const row of rows) {
       const [id, assetId, vulnId, score, summary, publishedDate, status] = row;
-      const own = sourcesOf.get(id);
+      const source = row[11];
+      const position = row[12] === null ? null : Number(row[12]);
+      const known = byId.get(id);
+      if (known) {
+        let sources = several.get(id);
+        // One source so far: its position is the one before the next.
+        if (!sources) several.set(id, (sources = [[known.sources[0], known.nextPosition - 1]]));
+        sources.push([source!, position!]);
+        continue;
+      }
       const finding: PlannedFinding = {
         id,
         assetId,
@@ -90,16 +87,23 @@ export class FindingStoredRows {
         summary,
         publishedDate,
         status,
-        sources: own?.names ?? [],
-        nextPosition: own?.next ?? 0,
+        sources: source === null ? [] : [source],
+        nextPosition: position === null ? 0 : position + 1,
         fixedAt: row[7],
         reopenedAt: row[8],
         reopenCount: Number(row[9]),
         acceptedUntil: row[10],
       };
+      byId.set(id, finding);
       const list = byAsset.get(assetId);
       if (list) list.push(finding);
       else byAsset.set(assetId, [finding]);
+    }
+    for (const [id, sources] of several) {
+      sources.sort((a, b) => a[1] - b[1]);
+      const finding = byId.get(id)!;
+      finding.sources = sources.map(([source]) => source);
+      finding.nextPosition = sources[sources.length - 1][1] + 1;
     }
     return byAsset;
   }
