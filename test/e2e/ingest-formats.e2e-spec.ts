@@ -315,7 +315,11 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
         ['?source=', /^source must be 1 to 100 characters long$/],
         ['?mode=append&deleteStale=true', /^deleteStale applies to merge mode only/],
         ['?dryRun=true&dryRun=false', /^dryRun must be given once$/],
-        ['?format=nmap', /^format is not an accepted query parameter$/],
+        [
+          '?format=nessus',
+          /^the XML body's root element is <nmaprun> \(nmap\): expected <NessusClientData_v2> \(Nessus\), as format=nessus says$/,
+        ],
+        ['?format=nmap&format=nmap', /^format must be given once$/],
       ] as const) {
         const response = await send(fixture('nmap/hop-names.xml'), XML, query);
         expect(response.status).toBe(400);
@@ -396,7 +400,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
         400,
         /names an external DTD/,
       );
-      await refused(await send('<report><host/></report>', XML), 400, /root element is <report>/);
+      await refused(await send('<scan><host/></scan>', XML), 400, /root element is <scan>/);
       await refused(
         await send('<nmaprun><host><status state="up"/></nmaprun>', XML),
         400,
@@ -409,7 +413,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
       await refused(
         await send('name\nx\n', 'text/plain'),
         415,
-        /^Content-Type must be application\/json, application\/xml, text\/xml or text\/csv, got text\/plain$/,
+        /^Content-Type must be application\/json, application\/xml, text\/xml, text\/csv or application\/x-ndjson, got text\/plain$/,
       );
     });
 

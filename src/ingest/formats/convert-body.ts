@@ -1,8 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ConvertedItem, ScannerConverter, ScannerFormat } from './converted-item.js';
-import { SCANNER_MEDIA_TYPES } from '../ingest-route.js';
 import { CsvConverter } from './csv.converter.js';
+import { isJsonBody, type ScannerBodyKind } from './format-choice.js';
 import { FormatError } from './format-error.js';
+import { JsonConverter } from './json.converter.js';
+import { MasscanConverter } from './masscan.converter.js';
+import { NucleiConverter } from './nuclei.converter.js';
+import { TrivyConverter } from './trivy.converter.js';
 import { XmlConverter } from './xml.converter.js';
 
 /**
@@ -21,30 +25,25 @@ export interface ConvertedSlice {
 }
 
 /**
- * The converter for a body's media type (without parameters, any case), or null for a type
- * that is not a scanner format: `application/xml` and `text/xml` (Nmap or Nessus, by the root
- * element), `text/csv`.
+ * Each format's converter: `json` tells a JSON-based body (masscan's `-oJ`) from an XML one
+ * (masscan's `-oX`); an XML body without `?format=` is told by its root (XmlConverter).
  */
-export function converterFor(mediaType: string): ScannerConverter | null {
-  switch (essence(mediaType)) {
-    case 'application/xml':
-    case 'text/xml':
-      return new XmlConverter();
-    case 'text/csv':
-      return new CsvConverter();
-    default:
-      return null;
-  }
-}
+const CONVERTERS: Readonly<Record<ScannerFormat, (json: boolean) => ScannerConverter>> = {
+  nmap: () => new XmlConverter('nmap'),
+  nessus: () => new XmlConverter('nessus'),
+  greenbone: () => new XmlConverter('greenbone'),
+  csv: () => new CsvConverter(),
+  masscan: (json) =>
+    json
+      ? new JsonConverter('masscan', new MasscanConverter(), 'the masscan JSON body')
+      : new XmlConverter('masscan'),
+  nuclei: () => new JsonConverter('nuclei', new NucleiConverter(), 'the Nuclei body'),
+  trivy: () => new JsonConverter('trivy', new TrivyConverter(), 'the Trivy body'),
+};
 
-/** Whether a body of `mediaType` is a scanner format's (converterFor has a converter for it). */
-export function isScannerMediaType(mediaType: string): boolean {
-  return SCANNER_MEDIA_TYPES.includes(essence(mediaType));
-}
-
-/** A media type without its parameters, in lower case. */
-function essence(mediaType: string): string {
-  return mediaType.split(';')[0].trim().toLowerCase();
+/** The converter for a scanner body of this kind (format-choice.ts). */
+export function converterFor(kind: ScannerBodyKind): ScannerConverter {
+  return kind.format === null ? new XmlConverter() : CONVERTERS[kind.format](isJsonBody(kind));
 }
 
 /**

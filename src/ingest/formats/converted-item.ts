@@ -6,7 +6,9 @@
 
 import type { AssetField, AssetFieldValues } from '../../database/tables/assets.table.js';
 
-export type ScannerFormat = 'nmap' | 'nessus' | 'csv';
+import type { ScannerFormat } from '../../common/ingest-formats.js';
+
+export type { ScannerFormat };
 
 export interface RawService {
   /** A number when the scanner wrote digits, else the text as written, for the validator. */
