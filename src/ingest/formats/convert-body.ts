@@ -47,7 +47,17 @@ export function converterFor(kind: ScannerBodyKind): ScannerConverter {
 }
 
 /**
- * A body's chunks through its converter, as slices of at most `sliceSize` items: the assets'
+ * What an item costs to check and plan, in items: a Trivy image carries dozens of
+ * vulnerabilities, each checked and planned like an item of its own, and a slice is taken in
+ * one turn of the event loop.
+ */
+function weightOf(item: ConvertedItem): number {
+  return item.part === 'assets' ? 1 + (item.value.vulnerabilities?.length ?? 0) : 1;
+}
+
+/**
+ * A body's chunks through its converter, as slices of at most `sliceSize` items (counting an
+ * asset's vulnerabilities as items): the assets'
  * then the relations'. A chunk larger than CONVERT_BYTES_PER_TURN (a body read whole) is fed in
  * pieces of that size, with a turn of the event loop after each, and only one piece's items
  * and one slice are held at a time. `first`: items the converter gave before (openScannerBody).
@@ -59,15 +69,18 @@ export async function* convertBody(
   first: readonly ConvertedItem[] = [],
 ): AsyncGenerator<ConvertedSlice> {
   let slice: ConvertedSlice | null = null;
-  function* add(items: readonly ConvertedItem[]): Generator<ConvertedSlice> {
+  let weight = 0;
+  function* add(items: Iterable<ConvertedItem>): Generator<ConvertedSlice> {
     for (const item of items) {
-      if (slice && (slice.part !== item.part || slice.items.length >= sliceSize)) {
+      if (slice && (slice.part !== item.part || weight >= sliceSize)) {
         yield slice;
         slice = null;
+        weight = 0;
       }
       slice ??= { part: item.part, items: [], paths: [] };
       slice.items.push(item.value);
       slice.paths.push(item.path);
+      weight += weightOf(item);
     }
   }
   yield* add(first);
@@ -109,7 +122,8 @@ export async function openScannerBody(
     await yieldToEventLoop();
   }
   if (converter.format === null) {
-    converter.end();
+    // Ended first, so that a body that is not well formed is refused as such.
+    converter.end()[Symbol.iterator]().next();
     throw new FormatError('the XML body has no root element');
   }
   return {

@@ -135,7 +135,7 @@ export class GreenboneXmlConverter implements XmlHandler {
     return [];
   }
 
-  end(): ConvertedItem[] {
+  end(): Iterable<ConvertedItem> {
     for (const group of this.hosts.values()) {
       if (group.ip !== undefined) group.hostname = this.hostnames.get(group.ip) ?? group.hostname;
     }

@@ -1,5 +1,5 @@
-import type { ConvertedItem, RawAssetItem, RawService } from './converted-item.js';
-import { SERVICE_PROTOCOLS } from './scan-values.js';
+import type { ConvertedItem, RawAssetItem } from './converted-item.js';
+import { numberOrText, SERVICE_PROTOCOLS } from './scan-values.js';
 import { VulnerabilityList } from './vulnerability-list.js';
 
 /** What the records of one address have said so far. */
@@ -9,7 +9,8 @@ export interface HostGroup {
   ip: string | undefined;
   /** The first host name given. */
   hostname: string | undefined;
-  services: Map<string, RawService>;
+  /** Each service once, as `port/protocol`: a hundred thousand hosts are held till the end. */
+  services: string[];
   /** Null until a record of the format that reports vulnerabilities is read. */
   vulnerabilities: VulnerabilityList | null;
 }
@@ -30,7 +31,7 @@ export class HostGroups {
     const mapKey = key ?? `\0${path}`;
     let group = this.groups.get(mapKey);
     if (!group) {
-      group = { path, ip, hostname: undefined, services: new Map(), vulnerabilities: null };
+      group = { path, ip, hostname: undefined, services: [], vulnerabilities: null };
       this.groups.set(mapKey, group);
     }
     return group;
@@ -40,27 +41,36 @@ export class HostGroups {
   static addService(group: HostGroup, port: number | string, protocol: string): void {
     if (!SERVICE_PROTOCOLS.has(protocol)) return;
     const key = `${port}/${protocol}`;
-    if (!group.services.has(key)) {
-      group.services.set(key, { port, protocol, name: null, product: null, version: null });
-    }
+    if (!group.services.includes(key)) group.services.push(key);
   }
 
   values(): IterableIterator<HostGroup> {
     return this.groups.values();
   }
 
-  items(): ConvertedItem[] {
-    const items: ConvertedItem[] = [];
-    for (const group of this.groups.values()) {
+  /** Each group's asset, the group let go as its asset is taken. */
+  *items(): Generator<ConvertedItem> {
+    for (const [key, group] of this.groups) {
+      this.groups.delete(key);
       const asset: RawAssetItem = {};
       const name = group.hostname ?? group.ip;
       if (name !== undefined) asset.name = name;
       if (group.ip !== undefined) asset.ip = group.ip;
-      if (this.withServices) asset.services = [...group.services.values()];
+      if (this.withServices) {
+        asset.services = group.services.map((key) => {
+          const slash = key.lastIndexOf('/');
+          const port = key.slice(0, slash);
+          return {
+            port: numberOrText(port) ?? port,
+            protocol: key.slice(slash + 1),
+            name: null,
+            product: null,
+            version: null,
+          };
+        });
+      }
       if (group.vulnerabilities) asset.vulnerabilities = group.vulnerabilities.items();
-      items.push({ part: 'assets', path: group.path, value: asset });
+      yield { part: 'assets', path: group.path, value: asset };
     }
-    this.groups.clear();
-    return items;
   }
 }

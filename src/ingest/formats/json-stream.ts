@@ -57,6 +57,47 @@ function isDelimiter(c: number): boolean {
   return isWhitespace(c) || c === 44 || c === 93 || c === 125;
 }
 
+/** UTF-8 bytes as text, without copying them first. */
+function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** Whether a string's bytes hold neither an escape nor a control character (nor non-ASCII). */
+function isPlain(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c < 32 || c === BACKSLASH || c > 126) return false;
+  }
+  return true;
+}
+
+/** stringEnd's answers when the chunk ends inside the string. */
+const OPEN = -1;
+const OPEN_ESCAPED = -2;
+
+/**
+ * From `i` inside a string (`escaped`: the byte at `i` is escaped by the chunk before), the index
+ * just past its closing quote; else OPEN, or OPEN_ESCAPED when the chunk's last byte escapes the
+ * next chunk's first. Quotes are found by indexOf; only the backslashes right before one are
+ * counted, so a string costs its length, not the chunk's.
+ */
+function stringEnd(chunk: Uint8Array, i: number, escaped: boolean): number {
+  const n = chunk.length;
+  let from = escaped ? i + 1 : i;
+  if (from > n) return OPEN_ESCAPED;
+  for (;;) {
+    const quote = chunk.indexOf(QUOTE, from);
+    const last = quote < 0 ? n : quote;
+    let backslashes = 0;
+    while (last - backslashes - 1 >= from && chunk[last - backslashes - 1] === BACKSLASH) {
+      backslashes++;
+    }
+    if (quote < 0) return backslashes % 2 === 1 ? OPEN_ESCAPED : OPEN;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}
+
 /**
  * A JSON text (or several, one after another: JSON Lines) read as it streams in, fed bytes in
  * any pieces. Only what the handler captures is parsed into values, one value at a time; the
@@ -74,6 +115,8 @@ export class JsonStream {
 
   // A string being read (a key or a skipped string): its bytes kept only for a key.
   private inString = false;
+  private inKey = false;
+  /** A key's bytes, kept only in a container the handler is told about. */
   private stringKey: Uint8Array[] | null = null;
   private escaped = false;
   // A number or literal being read, skipped.
@@ -163,7 +206,9 @@ export class JsonStream {
   private startKey(c: number, i: number): number {
     if (c !== QUOTE) this.fail('an object key must be a string');
     this.inString = true;
-    this.stringKey = [];
+    this.inKey = true;
+    // A skipped object's keys name nothing the handler hears of: they are not decoded.
+    this.stringKey = this.frames[this.frames.length - 1].told ? [] : null;
     this.escaped = false;
     return i + 1;
   }
@@ -240,47 +285,42 @@ export class JsonStream {
 
   /** Inside a string (a key, or a skipped value): to its closing quote. */
   private readString(chunk: Uint8Array, i: number): number {
-    const start = i;
-    const n = chunk.length;
-    while (i < n) {
-      if (this.escaped) {
-        this.escaped = false;
-        i++;
-        continue;
-      }
-      const quote = chunk.indexOf(QUOTE, i);
-      const backslash = chunk.indexOf(BACKSLASH, i);
-      if (backslash >= 0 && (quote < 0 || backslash < quote)) {
-        this.escaped = true;
-        i = backslash + 1;
-        continue;
-      }
-      if (quote < 0) {
-        this.stringKey?.push(chunk.subarray(start, n));
-        return n;
-      }
-      this.inString = false;
-      const key = this.stringKey;
-      this.stringKey = null;
+    const end = stringEnd(chunk, i, this.escaped);
+    if (end < 0) {
+      this.escaped = end === OPEN_ESCAPED;
+      this.stringKey?.push(chunk.subarray(i));
+      return chunk.length;
+    }
+    this.escaped = false;
+    this.inString = false;
+    const key = this.stringKey;
+    this.stringKey = null;
+    if (this.inKey) {
+      this.inKey = false;
       if (key) {
-        key.push(chunk.subarray(start, quote));
+        key.push(chunk.subarray(i, end - 1));
         this.setKey(key);
       } else {
-        this.valueDone();
+        this.frames[this.frames.length - 1].state = COLON;
       }
-      return quote + 1;
+    } else {
+      this.valueDone();
     }
-    this.stringKey?.push(chunk.subarray(start, n));
-    return n;
+    return end;
   }
 
   private setKey(parts: Uint8Array[]): void {
     const frame = this.frames[this.frames.length - 1];
-    const text = Buffer.concat(parts).toString('utf8');
-    try {
-      frame.key = JSON.parse(`"${text}"`) as string;
-    } catch {
-      this.fail('an object key is not a valid string');
+    const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    // Most keys are plain ASCII words: decoded as they are, without a parse.
+    if (isPlain(bytes)) {
+      frame.key = textOf(bytes);
+    } else {
+      try {
+        frame.key = JSON.parse(`"${textOf(bytes)}"`) as string;
+      } catch {
+        this.fail('an object key is not a valid string');
+      }
     }
     frame.state = COLON;
   }
@@ -311,21 +351,14 @@ export class JsonStream {
     const parts = this.capture!;
     while (i < n) {
       if (this.captureInString) {
-        if (this.captureEscaped) {
-          this.captureEscaped = false;
-          i++;
-          continue;
+        const end = stringEnd(chunk, i, this.captureEscaped);
+        if (end < 0) {
+          this.captureEscaped = end === OPEN_ESCAPED;
+          break;
         }
-        const quote = chunk.indexOf(QUOTE, i);
-        const backslash = chunk.indexOf(BACKSLASH, i);
-        if (backslash >= 0 && (quote < 0 || backslash < quote)) {
-          this.captureEscaped = true;
-          i = backslash + 1;
-          continue;
-        }
-        if (quote < 0) break;
+        this.captureEscaped = false;
         this.captureInString = false;
-        i = quote + 1;
+        i = end;
         if (this.captureDepth === 0) {
           // A captured string is complete at its closing quote.
           parts.push(chunk.subarray(start, i));
@@ -359,7 +392,8 @@ export class JsonStream {
   }
 
   private finishCapture(): void {
-    const text = Buffer.concat(this.capture!).toString('utf8');
+    const parts = this.capture!;
+    const text = textOf(parts.length === 1 ? parts[0] : Buffer.concat(parts));
     this.capture = null;
     let value: unknown;
     try {

@@ -6,7 +6,7 @@ export interface JsonItemsHandler extends JsonHandler {
   /** Items completed since the last call, handed over and forgotten. */
   take(): ConvertedItem[];
   /** The body is over: the items kept for its end. */
-  end(): ConvertedItem[];
+  end(): Iterable<ConvertedItem>;
 }
 
 /**
@@ -29,8 +29,9 @@ export class JsonConverter implements ScannerConverter {
     return this.handler.take();
   }
 
-  end(): ConvertedItem[] {
+  *end(): Generator<ConvertedItem> {
     this.stream.end();
-    return [...this.handler.take(), ...this.handler.end()];
+    yield* this.handler.take();
+    yield* this.handler.end();
   }
 }

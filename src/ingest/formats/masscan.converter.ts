@@ -87,50 +87,46 @@ export class MasscanConverter implements XmlHandler, JsonItemsHandler {
     if (path.length === 0 && this.inArray) {
       throw new FormatError('the masscan JSON body holds something after its array of records');
     }
-    const at = this.inArray ? path.slice(1) : path;
-    if (at.length === 0) {
-      if (kind !== 'object') {
-        throw new FormatError(
-          `hosts[${this.recordCount}] must be an object, as masscan -oJ writes each record`,
-        );
-      }
-      this.record = { index: this.recordCount++, ip: undefined, ports: [], port: null };
-      return 'descend';
+    if (kind !== 'object') {
+      throw new FormatError(
+        `hosts[${this.recordCount}] must be an object, as masscan -oJ writes each record`,
+      );
     }
-    if (at.length === 1 && at[0] === 'ip') return 'capture';
-    if (at.length === 1 && at[0] === 'ports') return 'descend';
-    if (at.length === 2 && at[0] === 'ports') return 'capture';
-    return 'skip';
+    // A record is one line: parsed whole.
+    return 'capture';
   }
 
-  value(path: JsonPath, value: unknown): void {
-    const record = this.record!;
-    const at = this.inArray ? path.slice(1) : path;
-    if (at[0] === 'ip') {
-      record.ip = jsonText(value);
-    } else if (typeof value === 'object' && value !== null) {
-      const port = value as Record<string, unknown>;
-      const protocol = jsonText(port.proto)?.toLowerCase() ?? '';
+  value(_path: JsonPath, value: unknown): void {
+    const { ip, ports } = value as { ip?: unknown; ports?: unknown };
+    const record: MasscanRecord = {
+      index: this.recordCount++,
+      ip: jsonText(ip),
+      ports: [],
+      port: null,
+    };
+    for (const port of Array.isArray(ports) ? (ports as unknown[]) : []) {
+      if (typeof port !== 'object' || port === null) continue;
+      const { port: number, proto, status } = port as Record<string, unknown>;
       // A banner record (a `service` and no `status`) repeats a port already reported open.
-      if (port.status !== undefined) {
-        record.ports.push({ port: jsonText(port.port), protocol, open: port.status === 'open' });
-      }
+      if (status === undefined) continue;
+      record.ports.push({
+        port: jsonText(number),
+        protocol: jsonText(proto)?.toLowerCase() ?? '',
+        open: status === 'open',
+      });
     }
+    this.add(record);
   }
 
-  closed(path: JsonPath): void {
-    const depth = this.inArray ? 1 : 0;
-    if (path.length === depth && this.record) {
-      this.add(this.record);
-      this.record = null;
-    }
+  closed(): void {
+    // Only the array of records is descended into.
   }
 
   take(): ConvertedItem[] {
     return [];
   }
 
-  end(): ConvertedItem[] {
+  end(): Iterable<ConvertedItem> {
     return this.hosts.items();
   }
 

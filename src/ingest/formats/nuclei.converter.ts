@@ -7,21 +7,17 @@ import type { JsonKind, JsonPath, JsonStep } from './json-stream.js';
 import { jsonText, numberOrText, severityScore, vulnerabilityId } from './scan-values.js';
 import { VulnerabilityList } from './vulnerability-list.js';
 
-/** The members of a result read, by their path in it; the rest is skipped. */
-const READ: ReadonlyMap<string, JsonStep> = new Map([
-  ['ip', 'capture'],
-  ['host', 'capture'],
-  ['template-id', 'capture'],
-  ['info', 'descend'],
-  ['info/name', 'capture'],
-  ['info/severity', 'capture'],
-  ['info/classification', 'descend'],
-  ['info/classification/cve-id', 'capture'],
-  ['info/classification/cvss-score', 'capture'],
-]);
-
-/** What a result has said: the captured values by their path. */
-type NucleiResult = { index: number; values: Map<string, unknown> };
+/** A result's members read (`info` holds the template's name, severity and classification). */
+interface NucleiResult {
+  ip?: unknown;
+  host?: unknown;
+  'template-id'?: unknown;
+  info?: {
+    name?: unknown;
+    severity?: unknown;
+    classification?: { 'cve-id'?: unknown; 'cvss-score'?: unknown } | null;
+  } | null;
+}
 
 /**
  * What Nuclei's `host` names (`scanme.example`, `https://scanme.example:8443/path`,
@@ -59,7 +55,8 @@ export class NucleiConverter implements JsonItemsHandler {
   private readonly hosts = new HostGroups(false);
   private inArray = false;
   private started = false;
-  private result: NucleiResult | null = null;
+  /** The name of the result being read: its line, or its index in the array. */
+  private index = 0;
 
   step(path: JsonPath, kind: JsonKind, line: number): JsonStep {
     if (path.length === 0 && !this.started) {
@@ -73,48 +70,48 @@ export class NucleiConverter implements JsonItemsHandler {
     if (path.length === 0 && this.inArray) {
       throw new FormatError('the Nuclei body holds something after its array of results');
     }
-    const base = this.inArray ? 1 : 0;
-    if (path.length === base) {
-      const index = this.inArray ? (path[0] as number) : line;
-      if (kind !== 'object') throw new FormatError(`results[${index}] must be a JSON object`);
-      this.result = { index, values: new Map() };
-      return 'descend';
-    }
-    return READ.get(path.slice(base).join('/')) ?? 'skip';
+    const index = this.inArray ? (path[0] as number) : line;
+    if (kind !== 'object') throw new FormatError(`results[${index}] must be a JSON object`);
+    this.index = index;
+    // A result is a few kilobytes: parsed whole, as a JSON body's items are.
+    return 'capture';
   }
 
-  value(path: JsonPath, value: unknown): void {
-    this.result!.values.set(path.slice(this.inArray ? 1 : 0).join('/'), value);
-  }
-
-  closed(path: JsonPath): void {
-    if (path.length !== (this.inArray ? 1 : 0) || !this.result) return;
-    const { index, values } = this.result;
-    this.result = null;
-    const host = hostOf(jsonText(values.get('host')));
-    const ip = jsonText(values.get('ip')) ?? host.address;
+  value(_path: JsonPath, value: unknown): void {
+    const result = value as NucleiResult;
+    const host = hostOf(jsonText(result.host));
+    const ip = jsonText(result.ip) ?? host.address;
     const { name } = host;
-    const group = this.hosts.group(ip ?? name, `results[${index}]`, ip);
+    const group = this.hosts.group(ip ?? name, `results[${this.index}]`, ip);
     group.hostname ??= name;
     group.vulnerabilities ??= new VulnerabilityList();
-    const cvss = values.get('info/classification/cvss-score');
+    const info = typeof result.info === 'object' && result.info !== null ? result.info : {};
+    const classification =
+      typeof info.classification === 'object' && info.classification !== null
+        ? info.classification
+        : {};
+    const cvss = classification['cvss-score'];
     const score =
       typeof cvss === 'number'
         ? cvss
-        : (numberOrText(jsonText(cvss)) ?? severityScore(values.get('info/severity')));
-    const summary = jsonText(values.get('info/name')) ?? null;
-    const cves = cveIds(values.get('info/classification/cve-id'));
-    const ids = cves.length > 0 ? cves : [`NUCLEI-${jsonText(values.get('template-id')) ?? ''}`];
+        : (numberOrText(jsonText(cvss)) ?? severityScore(info.severity));
+    const summary = jsonText(info.name) ?? null;
+    const cves = cveIds(classification['cve-id']);
+    const ids = cves.length > 0 ? cves : [`NUCLEI-${jsonText(result['template-id']) ?? ''}`];
     for (const id of ids) {
       group.vulnerabilities.add({ id: vulnerabilityId(id), score, summary, publishedDate: null });
     }
+  }
+
+  closed(): void {
+    // Only the array of -je is descended into.
   }
 
   take(): ConvertedItem[] {
     return [];
   }
 
-  end(): ConvertedItem[] {
+  end(): Iterable<ConvertedItem> {
     return this.hosts.items();
   }
 }

@@ -7,14 +7,6 @@ import { VulnerabilityList } from './vulnerability-list.js';
 
 /** A report's members read whole; `Metadata` and `Results` are descended into. */
 const REPORT_VALUES = new Set(['SchemaVersion', 'ArtifactName', 'ArtifactType']);
-/** A vulnerability's members read. */
-const VULNERABILITY_VALUES = new Set([
-  'VulnerabilityID',
-  'Severity',
-  'Title',
-  'PublishedDate',
-  'CVSS',
-]);
 /** Trivy writes times: the day is the date. */
 const DAY = /^(\d{4}-\d{2}-\d{2})T/;
 
@@ -22,12 +14,20 @@ interface TrivyReport {
   index: number;
   values: Map<string, unknown>;
   vulnerabilities: VulnerabilityList;
-  vulnerability: Map<string, unknown> | null;
 }
 
-/** Whether a path is `Results[i].Vulnerabilities[j]` (or below it, with `length`). */
-function isVulnerability(path: JsonPath, length = 4): boolean {
-  return path.length === length && path[0] === 'Results' && path[2] === 'Vulnerabilities';
+/** The members of a vulnerability read. */
+interface TrivyVulnerability {
+  VulnerabilityID?: unknown;
+  Severity?: unknown;
+  Title?: unknown;
+  PublishedDate?: unknown;
+  CVSS?: unknown;
+}
+
+/** Whether a path is `Results[i].Vulnerabilities[j]`. */
+function isVulnerability(path: JsonPath): boolean {
+  return path.length === 4 && path[0] === 'Results' && path[2] === 'Vulnerabilities';
 }
 
 /** The highest CVSS v3 score of any source (`{"nvd": {"V3Score": 9.8}, "redhat": {...}}`). */
@@ -46,7 +46,7 @@ function highestV3(cvss: unknown): number | undefined {
  * artifact, with a vulnerability per distinct `VulnerabilityID` of its `Results`. Several
  * reports may follow one another in a body (one per image of a pipeline, appended to one file);
  * `hosts[i]` names the i-th from 0. Only the members mapped are parsed: the packages, layers and
- * descriptions stream by.
+ * secrets stream by.
  */
 export class TrivyConverter implements JsonItemsHandler {
   private reportCount = 0;
@@ -54,7 +54,6 @@ export class TrivyConverter implements JsonItemsHandler {
   private items: ConvertedItem[] = [];
 
   step(path: JsonPath, kind: JsonKind): JsonStep {
-    const report = this.report;
     if (path.length === 0) {
       if (kind !== 'object') {
         throw new FormatError(
@@ -65,7 +64,6 @@ export class TrivyConverter implements JsonItemsHandler {
         index: this.reportCount++,
         values: new Map(),
         vulnerabilities: new VulnerabilityList(),
-        vulnerability: null,
       };
       return 'descend';
     }
@@ -78,13 +76,9 @@ export class TrivyConverter implements JsonItemsHandler {
     if (first !== 'Results') return 'skip';
     if (path.length === 2) return 'descend';
     if (path.length === 3) return path[2] === 'Vulnerabilities' ? 'descend' : 'skip';
-    if (isVulnerability(path)) {
-      report!.vulnerability = new Map();
-      return 'descend';
-    }
-    return isVulnerability(path, 5) && VULNERABILITY_VALUES.has(path[4] as string)
-      ? 'capture'
-      : 'skip';
+    // A vulnerability is a kilobyte or two: parsed whole. The report around it (its packages
+    // and layers can run to megabytes) is not.
+    return isVulnerability(path) ? 'capture' : 'skip';
   }
 
   value(path: JsonPath, value: unknown): void {
@@ -98,26 +92,17 @@ export class TrivyConverter implements JsonItemsHandler {
       report.values.set(path[0] as string, value);
     } else if (path[0] === 'Metadata') {
       report.values.set('OS', value);
-    } else {
-      report.vulnerability?.set(path[4] as string, value);
+    } else if (typeof value === 'object' && value !== null) {
+      const vulnerability = this.vulnerability(value);
+      if (vulnerability) report.vulnerabilities.add(vulnerability);
     }
   }
 
   closed(path: JsonPath): void {
     const report = this.report;
-    if (!report) return;
-    if (isVulnerability(path) && report.vulnerability) {
-      const vulnerability = this.vulnerability(report.vulnerability);
-      if (vulnerability) report.vulnerabilities.add(vulnerability);
-      report.vulnerability = null;
-    } else if (path.length === 0) {
-      this.items.push({
-        part: 'assets',
-        path: `hosts[${report.index}]`,
-        value: this.asset(report),
-      });
-      this.report = null;
-    }
+    if (!report || path.length !== 0) return;
+    this.items.push({ part: 'assets', path: `hosts[${report.index}]`, value: this.asset(report) });
+    this.report = null;
   }
 
   take(): ConvertedItem[] {
@@ -130,14 +115,14 @@ export class TrivyConverter implements JsonItemsHandler {
     return [];
   }
 
-  private vulnerability(values: Map<string, unknown>): RawVulnerability | null {
-    const id = jsonText(values.get('VulnerabilityID'));
+  private vulnerability(values: TrivyVulnerability): RawVulnerability | null {
+    const id = jsonText(values.VulnerabilityID);
     if (id === undefined) return null;
-    const published = jsonText(values.get('PublishedDate'));
+    const published = jsonText(values.PublishedDate);
     return {
       id: vulnerabilityId(id),
-      score: highestV3(values.get('CVSS')) ?? severityScore(values.get('Severity')),
-      summary: jsonText(values.get('Title')) ?? null,
+      score: highestV3(values.CVSS) ?? severityScore(values.Severity),
+      summary: jsonText(values.Title) ?? null,
       publishedDate: published === undefined ? null : (DAY.exec(published)?.[1] ?? published),
     };
   }

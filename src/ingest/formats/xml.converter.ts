@@ -113,12 +113,13 @@ export class XmlConverter implements ScannerConverter {
     return this.handler ? this.handler.take() : [];
   }
 
-  end(): ConvertedItem[] {
+  *end(): Generator<ConvertedItem> {
     const rest = this.decode(new Uint8Array(0), false);
     if (rest) this.parser.write(rest);
     this.parser.close();
     const handler = this.handler!;
-    return [...handler.take(), ...handler.end()];
+    yield* handler.take();
+    yield* handler.end();
   }
 
   private decode(bytes: Uint8Array, stream: boolean): string {
