@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
-import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
+import { sendScannerBody, storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const fixture = (path: string) => readFileSync(join(process.cwd(), 'test', 'fixtures', path));
@@ -22,12 +22,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
     query = '',
     headers: Record<string, string> = {},
     token = editor,
-  ): Promise<ApiResponse> =>
-    t.request('POST', `${INGEST_PATH}${query}`, {
-      token,
-      rawBody: body,
-      headers: { 'content-type': contentType, ...headers },
-    });
+  ): Promise<ApiResponse> => sendScannerBody(t, token, body, contentType, query, headers);
   const ingested = async (response: ApiResponse) => {
     expect(response.body).not.toHaveProperty('error');
     expect(response.status).toBe(200);

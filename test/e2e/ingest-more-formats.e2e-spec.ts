@@ -2,8 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
-import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
+import { sendScannerBody, storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const fixture = (path: string) => readFileSync(join(process.cwd(), 'test', 'fixtures', path));
@@ -41,12 +40,7 @@ describe('ingestion of Greenbone, masscan, Nuclei and Trivy output', () => {
     contentType: string,
     query = '',
     headers: Record<string, string> = {},
-  ): Promise<ApiResponse> =>
-    t.request('POST', `${INGEST_PATH}${query}`, {
-      token: editor,
-      rawBody: body,
-      headers: { 'content-type': contentType, ...headers },
-    });
+  ): Promise<ApiResponse> => sendScannerBody(t, editor, body, contentType, query, headers);
   const sendFormat = (name: FormatName, extra = '', headers: Record<string, string> = {}) => {
     const { body, type, query } = FORMATS[name];
     const joined = query ? `${query}${extra ? `&${extra}` : ''}` : extra ? `?${extra}` : '';

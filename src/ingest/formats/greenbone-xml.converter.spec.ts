@@ -1,14 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { convertAll, fixture } from './convert-fixtures.js';
+import { convertAll, fixture, service } from './convert-fixtures.js';
 import { XmlConverter } from './xml.converter.js';
-
-const service = (port: number, protocol: string) => ({
-  port,
-  protocol,
-  name: null,
-  product: null,
-  version: null,
-});
 
 const result = (host: string, port: string, severity: string, nvt: string, name = 'r') =>
   `<result id="x"><name>${name}</name><host>${host}</host><port>${port}</port>${nvt}<severity>${severity}</severity></result>`;

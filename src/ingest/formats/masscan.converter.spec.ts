@@ -1,18 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { converterFor } from './convert-body.js';
-import { convertAll, fixture } from './convert-fixtures.js';
+import { convertAll, fixture, service } from './convert-fixtures.js';
 import { chooseFormat } from './format-choice.js';
 
 const asJson = () => converterFor(chooseFormat('application/json', 'masscan')!);
 const asXml = () => converterFor(chooseFormat('application/xml', undefined)!);
-
-const service = (port: number, protocol: string) => ({
-  port,
-  protocol,
-  name: null,
-  product: null,
-  version: null,
-});
 
 const EXPECTED = [
   {

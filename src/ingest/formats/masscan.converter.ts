@@ -2,6 +2,7 @@ import type { ConvertedItem } from './converted-item.js';
 import { FormatError } from './format-error.js';
 import { HostGroups } from './host-groups.js';
 import type { JsonItemsHandler } from './json.converter.js';
+import { JsonRecords } from './json-records.js';
 import type { JsonKind, JsonPath, JsonStep } from './json-stream.js';
 import { jsonText, numberOrText, presentText } from './scan-values.js';
 import type { XmlHandler } from './xml-handler.js';
@@ -32,9 +33,7 @@ export class MasscanConverter implements XmlHandler, JsonItemsHandler {
   private readonly hosts = new HostGroups(true);
   private recordCount = 0;
   private record: MasscanRecord | null = null;
-  /** -oJ: whether the records are an array's elements (the path's first step). */
-  private inArray = false;
-  private started = false;
+  private readonly records = new JsonRecords('the masscan JSON body', 'records');
 
   // -oX
   open(name: string, attributes: Record<string, string>, parent: string | undefined): void {
@@ -77,16 +76,7 @@ export class MasscanConverter implements XmlHandler, JsonItemsHandler {
 
   // -oJ
   step(path: JsonPath, kind: JsonKind): JsonStep {
-    if (path.length === 0 && !this.started) {
-      this.started = true;
-      if (kind === 'array') {
-        this.inArray = true;
-        return 'descend';
-      }
-    }
-    if (path.length === 0 && this.inArray) {
-      throw new FormatError('the masscan JSON body holds something after its array of records');
-    }
+    if (this.records.at(path, kind) === 'array') return 'descend';
     if (kind !== 'object') {
       throw new FormatError(
         `hosts[${this.recordCount}] must be an object, as masscan -oJ writes each record`,

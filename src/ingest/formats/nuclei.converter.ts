@@ -3,6 +3,7 @@ import type { ConvertedItem } from './converted-item.js';
 import { FormatError } from './format-error.js';
 import { HostGroups } from './host-groups.js';
 import type { JsonItemsHandler } from './json.converter.js';
+import { JsonRecords } from './json-records.js';
 import type { JsonKind, JsonPath, JsonStep } from './json-stream.js';
 import { jsonText, numberOrText, severityScore, vulnerabilityId } from './scan-values.js';
 import { VulnerabilityList } from './vulnerability-list.js';
@@ -53,24 +54,13 @@ function cveIds(value: unknown): string[] {
  */
 export class NucleiConverter implements JsonItemsHandler {
   private readonly hosts = new HostGroups(false);
-  private inArray = false;
-  private started = false;
+  private readonly records = new JsonRecords('the Nuclei body', 'results');
   /** The name of the result being read: its line, or its index in the array. */
   private index = 0;
 
   step(path: JsonPath, kind: JsonKind, line: number): JsonStep {
-    if (path.length === 0 && !this.started) {
-      this.started = true;
-      // A body that starts with an array is an array of results (-je), and nothing else.
-      if (kind === 'array') {
-        this.inArray = true;
-        return 'descend';
-      }
-    }
-    if (path.length === 0 && this.inArray) {
-      throw new FormatError('the Nuclei body holds something after its array of results');
-    }
-    const index = this.inArray ? (path[0] as number) : line;
+    if (this.records.at(path, kind) === 'array') return 'descend';
+    const index = this.records.indexOf(path) ?? line;
     if (kind !== 'object') throw new FormatError(`results[${index}] must be a JSON object`);
     this.index = index;
     // A result is a few kilobytes: parsed whole, as a JSON body's items are.
