@@ -213,7 +213,7 @@ export async function createApp(
   });
 
   // Scanner output (XML, CSV) is for the ingestion only: elsewhere, the 415 of any other type.
-  fastify.addContentTypeParser(SCANNER_MEDIA_TYPES, (request, payload, done) => {
+  fastify.addContentTypeParser([...SCANNER_MEDIA_TYPES], (request, payload, done) => {
     if (request.routeOptions.url === INGEST_PATH) return unreadIngestBody(request, payload, done);
     done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']));
   });

@@ -1,9 +1,24 @@
 // Scanner formats: COUNT hosts (5 open ports each) as Nmap XML against the same content as
 // JSON, both a first ingestion into an emptied store, in paired rounds; the 62.7 MiB JSON body
 // of large-body gzipped against plain; and the peak memory of a freshly started service fed the
-// largest Nmap XML the default INGEST_MAX_BYTES takes, sent as is, then again gzipped.
+// largest Nmap XML the default INGEST_MAX_BYTES takes, sent as is, then again gzipped. Then the
+// same for Greenbone, masscan (-oX and -oJ), Nuclei and Trivy: COUNT hosts (Trivy: COUNT / 10
+// images of 50 vulnerabilities) against the same as JSON, and a fresh service's peak memory
+// after a body of each as large as INGEST_MAX_BYTES takes.
 import { gzipSync } from 'node:zlib';
 import { INGEST_MAX_BYTES, ingest, limitRow, ratioRow } from '../harness.mjs';
+import {
+  greenboneAsJson,
+  greenboneXml,
+  masscanAsJson,
+  masscanJson,
+  masscanXml,
+  nucleiAsJson,
+  nucleiJsonl,
+  trivyAsJson,
+  trivyJson,
+  unitsWithin,
+} from '../more-scan-payloads.mjs';
 import { hostsWithin, nmapAsJson, nmapXml } from '../scan-payloads.mjs';
 
 const SOURCE = 'nmap';
@@ -43,6 +58,109 @@ async function pairedRounds(h, url, rounds, sides) {
     results.push(result);
   }
   return results;
+}
+
+/** The formats of section 21: each body's generator, its JSON twin, how it is sent. */
+const MORE_FORMATS = [
+  {
+    label: 'Greenbone XML',
+    units: 'hosts',
+    perHost: 1,
+    body: greenboneXml,
+    json: greenboneAsJson,
+    send: { contentType: 'application/xml' },
+  },
+  {
+    label: 'masscan -oX',
+    units: 'hosts',
+    perHost: 1,
+    body: masscanXml,
+    json: masscanAsJson,
+    send: { contentType: 'application/xml' },
+  },
+  {
+    label: 'masscan -oJ',
+    units: 'hosts',
+    perHost: 1,
+    body: masscanJson,
+    json: masscanAsJson,
+    send: { contentType: 'application/json', format: 'masscan' },
+  },
+  {
+    label: 'Nuclei JSON Lines',
+    units: 'hosts',
+    perHost: 1,
+    body: nucleiJsonl,
+    json: nucleiAsJson,
+    send: { contentType: 'application/x-ndjson', format: 'nuclei' },
+  },
+  {
+    label: 'Trivy JSON',
+    units: 'images of 50 vulnerabilities',
+    perHost: 10,
+    body: trivyJson,
+    json: trivyAsJson,
+    send: { contentType: 'application/json', format: 'trivy' },
+  },
+];
+
+/** The ingestion options of a format's body: its media type, `format` and the source. */
+function sendOptions({ contentType, format }) {
+  return { contentType, query: { ...(format && { format }), source: SOURCE } };
+}
+
+/** Each format of MORE_FORMATS against its JSON twin; then its peak memory at the body limit. */
+async function moreFormats(h, { count, rounds }) {
+  const rows = [];
+  const detail = {};
+  const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+  const { url, service } = await h.freshService('formats_more', LARGE_LIMIT);
+  try {
+    for (const format of MORE_FORMATS) {
+      const units = Math.floor(count / format.perHost);
+      const body = format.body(units);
+      const json = format.json(units, SOURCE);
+      h.log(`  ${format.label} ${mib(body.length)} MiB, as JSON ${mib(json.length)} MiB`);
+      const result = await pairedRounds(h, url, rounds, {
+        format: () => ingest(service, body, sendOptions(format.send)),
+        json: () => ingest(service, json),
+      });
+      rows.push(
+        ratioRow(
+          `${format.label}, ${units} ${format.units} / the same as JSON`,
+          result,
+          'format',
+          'json',
+          2,
+        ),
+      );
+      detail[format.label] = { bytes: body.length, jsonBytes: json.length, rounds: result };
+    }
+  } finally {
+    await service.stop();
+  }
+  let worst = 0;
+  for (const format of MORE_FORMATS) {
+    const units = unitsWithin(format.body, INGEST_MAX_BYTES);
+    const body = format.body(units);
+    const fresh = await h.freshService('formats_more_memory');
+    try {
+      const answer = await ingest(fresh.service, body, sendOptions(format.send));
+      worst = Math.max(worst, answer.worstHealthMs);
+      rows.push(
+        limitRow(
+          `peak RSS, ${mib(body.length)} MiB ${format.label} (${units} ${format.units}) (MB)`,
+          fresh.service.peakRssMb(),
+          600,
+        ),
+      );
+      detail[format.label].largest = { bytes: body.length, units, ms: answer.ms };
+    } finally {
+      await fresh.service.stop();
+    }
+  }
+  rows.push(limitRow('worst /api/health answer during them (ms)', worst, 250));
+  return { rows, detail };
 }
 
 export default {
@@ -92,6 +210,7 @@ export default {
       await fresh.service.stop();
     }
     const worst = Math.max(first.worstHealthMs, repeat.worstHealthMs);
+    const more = await moreFormats(h, { count, rounds });
     return {
       rows: [
         ratioRow(`Nmap XML, ${count} hosts / the same as JSON`, xmlRounds, 'xml', 'json', 2),
@@ -102,8 +221,10 @@ export default {
           600,
         ),
         limitRow('worst /api/health answer during them (ms)', worst, 250),
+        ...more.rows,
       ],
       detail: {
+        more: more.detail,
         xmlBytes: xml.length,
         jsonBytes: json.length,
         gzipBytes: gzipped.length,

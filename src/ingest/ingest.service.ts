@@ -15,7 +15,7 @@ import { openJsonInWorker } from './parse/json-worker.js';
 import { parseIngestPayload, parseScannerPayload } from './validate/validate-payload.js';
 import { optionsFromQuery, refuseQuery } from './validate/query-options.js';
 import type { IngestHooks, IngestRunOptions } from './ingest-hooks.js';
-import { isScannerMediaType } from './formats/convert-body.js';
+import { chooseFormat, type ScannerBodyKind } from './formats/format-choice.js';
 import { openScannerInWorker } from './parse/scanner-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../database/ingest-tuning.js';
 import { IngestRun, type IngestOutcome } from './ingest-run.js';
@@ -76,8 +76,9 @@ export class IngestService implements OnModuleDestroy {
   ): Promise<IngestResponse> {
     const started = performance.now();
     // The top level is checked here; the items are read during the run, slice by slice.
-    const opened = isScannerMediaType(form.mediaType)
-      ? await this.openScanner(caller, raw, hooks, form)
+    const kind = chooseFormat(form.mediaType, form.query.format);
+    const opened = kind
+      ? await this.openScanner(caller, raw, hooks, form, kind)
       : await this.openJson(caller, raw, hooks, form);
     const { payload } = opened;
     try {
@@ -148,23 +149,23 @@ export class IngestService implements OnModuleDestroy {
   }
 
   /**
-   * A scanner's body (Nmap or Nessus XML, CSV): its options from the query, its items
+   * A scanner's body (formats/): its options from the query (`format` besides), its items
    * converted in a worker, a slice ahead of the run, once the format is known (an XML body's
-   * root element).
+   * root element, when `?format=` did not name it).
    */
   private async openScanner(
     caller: Principal,
     raw: unknown,
     hooks: IngestHooks,
     form: IngestForm,
+    kind: ScannerBodyKind,
   ): Promise<OpenedPayload> {
-    const options = optionsFromQuery(form.query);
+    // `format` was read by chooseFormat; the rest are the run's options.
+    const query = { ...form.query };
+    delete query.format;
+    const options = optionsFromQuery(query);
     const bytes = await bytesOf(raw);
-    const body = await openScannerInWorker(
-      form.mediaType,
-      bytes ?? Buffer.alloc(0),
-      CHECK_ITEMS_PER_TURN,
-    );
+    const body = await openScannerInWorker(kind, bytes ?? Buffer.alloc(0), CHECK_ITEMS_PER_TURN);
     try {
       const payload = this.checkPayload(caller, body.format, options.mode, hooks, () =>
         parseScannerPayload(options, body.slices),

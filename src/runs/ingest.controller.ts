@@ -32,6 +32,8 @@ import { IngestRequestDto } from '../ingest/dto/ingest-request.dto.js';
 import { IngestResponse } from '../ingest/dto/ingest-response.dto.js';
 import { IngestService, type IngestForm } from '../ingest/ingest.service.js';
 import { SCANNER_MEDIA_TYPES } from '../ingest/ingest-route.js';
+import { FORMAT_PARAMETER_DESCRIPTION } from '../ingest/dto/scanner-bodies.openapi.js';
+import { SCANNER_FORMATS } from '../common/ingest-formats.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   KEPT_ANSWER_HOURS,
@@ -57,6 +59,13 @@ function ApiScannerOptions() {
       ...(example !== undefined && { example }),
     });
   return applyDecorators(
+    ApiQuery({
+      name: 'format',
+      required: false,
+      description: FORMAT_PARAMETER_DESCRIPTION,
+      schema: { type: 'string', enum: [...SCANNER_FORMATS] },
+      example: 'trivy',
+    }),
     query('mode', 'merge (default), append or replace (admin).', {
       type: 'string',
       enum: ['merge', 'append', 'replace'],
@@ -108,7 +117,7 @@ export class IngestController {
   @ApiOperation({
     summary: 'Ingest scanner output (editor; replace mode and deleteStale without a source: admin)',
     description:
-      "The body is JSON (assets, relations, options) or a scanner's own output, by Content-Type: Nmap XML or Nessus v2 (`application/xml`, `text/xml`), or a CSV asset table (`text/csv`), whose options come in the query; any body may be sent with `Content-Encoding: gzip`. Each scanner host becomes an asset item matched by ip, an Nmap trace `route` relations. Items are checked in order (assets, then relations); the first bad one is named by its path (`assets[3]`, `hosts[3]`, `line 7`) and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile (a dry run waits for none). Running the same merge payload twice changes nothing but the assets' lastSeenAt. Every request past the role check is recorded as a run (GET /api/integrations/runs); the answer names it by runId.",
+      "The body is JSON (assets, relations, options) or a scanner's own output, whose options come in the query: by Content-Type, Nmap XML, Nessus v2, Greenbone / OpenVAS reports or masscan `-oX` (`application/xml`, `text/xml`, told apart by the root element), or a CSV asset table (`text/csv`); with `?format=`, also masscan `-oJ` and Trivy reports (`application/json`) and Nuclei JSON Lines (`application/x-ndjson` or `application/json`). A JSON body without `?format=` is the native payload. Any body may be sent with `Content-Encoding: gzip`. Each scanner host becomes an asset item matched by ip (a Trivy image by its id, the artifact name), an Nmap trace `route` relations. Items are checked in order (assets, then relations); the first bad one is named by its path (`assets[3]`, `hosts[3]`, `results[3]`, `line 7`) and nothing is stored. The write is one transaction: it all lands or none of it does. Items are matched against the state before the ingestion. Ingestions run one at a time; other requests are served meanwhile (a dry run waits for none). Running the same merge payload twice changes nothing but the assets' lastSeenAt. Every request past the role check is recorded as a run (GET /api/integrations/runs); the answer names it by runId.",
   })
   @ApiBody({
     type: IngestRequestDto,
@@ -198,7 +207,7 @@ export class IngestController {
     {
       status: 400,
       description:
-        'An invalid item, named by its path (`assets[57].ip must be an IP address`, `relations[3].targetAssetId refers to no asset`, `hosts[12].ip ...`, `line 7.risk_score ...`), a repeated id, deleteStale with append, a bad or unknown query option (or any with a JSON body), XML that is not well formed, declares entities, names an external DTD or has another root, CSV with a bad header or row, a corrupt gzip body, or an Idempotency-Key that is not 1 to 255 printable characters',
+        "An invalid item, named by its path (`assets[57].ip must be an IP address`, `relations[3].targetAssetId refers to no asset`, `hosts[12].ip ...`, `results[4].vulnerabilities[0].score ...`, `line 7.risk_score ...`), a repeated id, deleteStale with append, a bad or unknown query option (or any with a JSON body and no format), an unknown format or one never sent as the body's Content-Type, XML that is not well formed, declares entities, names an external DTD or has another root (or the root of another format than the one named), CSV with a bad header or row, JSON of a scanner format that is not well formed, a corrupt gzip body, or an Idempotency-Key that is not 1 to 255 printable characters",
     },
     {
       status: 403,
@@ -216,8 +225,7 @@ export class IngestController {
     },
     {
       status: 415,
-      description:
-        'A Content-Type other than application/json, application/xml, text/xml or text/csv, or a Content-Encoding other than gzip or identity',
+      description: `A Content-Type other than application/json, ${SCANNER_MEDIA_TYPES.join(', ')}, or a Content-Encoding other than gzip or identity`,
     },
     {
       status: 422,

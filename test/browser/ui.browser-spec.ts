@@ -663,6 +663,46 @@ describeWithChromium('the browser UI in Chromium', () => {
   );
 
   it(
+    "shows a Trivy run's format, and its container image by image name and OS",
+    async () => {
+      const scan = await t.request(
+        'POST',
+        '/api/integrations/ingest?format=trivy&source=trivy-ci',
+        {
+          token,
+          rawBody: readFileSync(`${ROOT}test/fixtures/trivy/shop-web-image.json`),
+          headers: { 'content-type': 'application/json' },
+        },
+      );
+      expect(scan.status).toBe(200);
+      await go('Ingestion runs');
+      const row = page.locator('tbody tr', { hasText: 'trivy-ci' });
+      await expect(row.textContent()).resolves.toMatch(/trivy \/ merge/);
+      await row.getByRole('link').click();
+      await page.getByRole('heading', { name: 'Ingestion run', level: 1 }).waitFor();
+      const field = (label: string) =>
+        page
+          .locator('dl.fields > div', {
+            has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }),
+          })
+          .locator('dd');
+      await expect(field('Format').textContent()).resolves.toBe('trivy');
+
+      const image = 'registry.example.test/shop/web:1.4.2';
+      await page.goto(`${t.baseUrl}/assets/${encodeURIComponent(image)}`);
+      await page.getByRole('heading', { name: image, level: 1 }).waitFor();
+      await expect(field('Image').textContent()).resolves.toBe(image);
+      await expect(field('OS').textContent()).resolves.toBe('alpine 3.19.1');
+      await expect(field('Type').textContent()).resolves.toBe('container-image');
+      // An image has no address, vendor or model to show.
+      await expect(page.locator('dl.fields dt', { hasText: 'IP address' }).count()).resolves.toBe(
+        0,
+      );
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'is used with the keyboard, hides editing from a viewer, and signs out',
     async () => {
       // A new page's heading takes the focus (a screen reader announces it), Tab goes on to the

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
-import { storeRows, useIngestionApp } from '../support/ingest-helpers.js';
+import { sendScannerBody, storeRows, useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
 const fixture = (path: string) => readFileSync(join(process.cwd(), 'test', 'fixtures', path));
@@ -22,12 +22,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
     query = '',
     headers: Record<string, string> = {},
     token = editor,
-  ): Promise<ApiResponse> =>
-    t.request('POST', `${INGEST_PATH}${query}`, {
-      token,
-      rawBody: body,
-      headers: { 'content-type': contentType, ...headers },
-    });
+  ): Promise<ApiResponse> => sendScannerBody(t, token, body, contentType, query, headers);
   const ingested = async (response: ApiResponse) => {
     expect(response.body).not.toHaveProperty('error');
     expect(response.status).toBe(200);
@@ -315,7 +310,11 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
         ['?source=', /^source must be 1 to 100 characters long$/],
         ['?mode=append&deleteStale=true', /^deleteStale applies to merge mode only/],
         ['?dryRun=true&dryRun=false', /^dryRun must be given once$/],
-        ['?format=nmap', /^format is not an accepted query parameter$/],
+        [
+          '?format=nessus',
+          /^the XML body's root element is <nmaprun> \(nmap\): expected <NessusClientData_v2> \(Nessus\), as format=nessus says$/,
+        ],
+        ['?format=nmap&format=nmap', /^format must be given once$/],
       ] as const) {
         const response = await send(fixture('nmap/hop-names.xml'), XML, query);
         expect(response.status).toBe(400);
@@ -396,7 +395,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
         400,
         /names an external DTD/,
       );
-      await refused(await send('<report><host/></report>', XML), 400, /root element is <report>/);
+      await refused(await send('<scan><host/></scan>', XML), 400, /root element is <scan>/);
       await refused(
         await send('<nmaprun><host><status state="up"/></nmaprun>', XML),
         400,
@@ -409,7 +408,7 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
       await refused(
         await send('name\nx\n', 'text/plain'),
         415,
-        /^Content-Type must be application\/json, application\/xml, text\/xml or text\/csv, got text\/plain$/,
+        /^Content-Type must be application\/json, application\/xml, text\/xml, text\/csv or application\/x-ndjson, got text\/plain$/,
       );
     });
 

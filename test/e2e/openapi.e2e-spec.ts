@@ -472,18 +472,37 @@ describe('OpenAPI document', () => {
     // The scanner formats: a string body each, their options in the query.
     expect(Object.keys(body.content).sort()).toEqual([
       'application/json',
+      'application/x-ndjson',
       'application/xml',
       'text/csv',
       'text/xml',
     ]);
     expect(body.content['text/csv'].schema.type).toBe('string');
+    expect(Object.keys(body.content['application/xml'].examples)).toEqual([
+      'nmap',
+      'nessus',
+      'greenbone',
+      'masscan',
+    ]);
     const operation = document.paths['/api/integrations/ingest'].post;
     expect(
       operation.parameters
         .filter((parameter: any) => parameter.in === 'query')
         .map((parameter: any) => parameter.name)
         .sort(),
-    ).toEqual(['deleteStale', 'dryRun', 'matchBy', 'maxDeletions', 'maxFixes', 'mode', 'source']);
+    ).toEqual([
+      'deleteStale',
+      'dryRun',
+      'format',
+      'matchBy',
+      'maxDeletions',
+      'maxFixes',
+      'mode',
+      'source',
+    ]);
+    expect(
+      operation.parameters.find((parameter: any) => parameter.name === 'format').schema.enum,
+    ).toEqual(['nmap', 'nessus', 'csv', 'greenbone', 'masscan', 'nuclei', 'trivy']);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['413', '415']));
     expect(schemas.IngestAssetDto.properties.vulnerabilities.items).toEqual({
       $ref: '#/components/schemas/IngestVulnerabilityDto',

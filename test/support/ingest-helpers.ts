@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { AppDataSource } from '../../src/database/app-data-source.js';
 import { INGEST_PATH } from '../../src/runs/ingest.controller.js';
 import { POSTGRES_INGEST_LOCK } from '../../src/database/postgres/postgres.dialect.js';
-import { TestApp } from './test-app.js';
+import { TestApp, type ApiResponse } from './test-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /** Every row an ingestion may write, as one string: equal before and after, nothing was. */
@@ -112,5 +112,21 @@ export function useIngestionApp(
   afterAll(async () => {
     await app?.t.close();
     await database?.drop();
+  });
+}
+
+/** A scanner's output posted as a client sends it: its own Content-Type, options in `query`. */
+export function sendScannerBody(
+  t: TestApp,
+  token: string,
+  body: string | Buffer,
+  contentType: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<ApiResponse> {
+  return t.request('POST', `${INGEST_PATH}${query}`, {
+    token,
+    rawBody: body,
+    headers: { 'content-type': contentType, ...headers },
   });
 }

@@ -1,9 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { ActorColumns } from './actor-columns.js';
+import type { RunFormat } from '../../common/ingest-formats.js';
 
 /** What the ingestion reads from the body's options, for the run's record. */
 export interface IngestRunOptions {
-  format: 'json' | 'nmap' | 'nessus' | 'csv';
+  format: RunFormat;
   mode: 'merge' | 'replace' | 'append';
   source: string | null;
   deleteStale: boolean;

@@ -8,7 +8,9 @@ import {
 } from './convert-body.js';
 import { fixture } from './convert-fixtures.js';
 import { CsvConverter } from './csv.converter.js';
+import { chooseFormat } from './format-choice.js';
 import { FormatError } from './format-error.js';
+import { JsonConverter } from './json.converter.js';
 import { XmlConverter } from './xml.converter.js';
 
 async function slicesOf(
@@ -20,18 +22,49 @@ async function slicesOf(
     for (let start = 0; start < body.length; start += 100) yield body.subarray(start, start + 100);
   };
   const slices: ConvertedSlice[] = [];
-  for await (const slice of convertBody(converterFor(mediaType)!, chunks(), sliceSize)) {
+  for await (const slice of convertBody(
+    converterFor(chooseFormat(mediaType, undefined)!),
+    chunks(),
+    sliceSize,
+  )) {
     slices.push(slice);
   }
   return slices;
 }
 
 describe('convertBody', () => {
-  it('picks the converter by media type, parameters and case aside', () => {
-    expect(converterFor('application/xml')).toBeInstanceOf(XmlConverter);
-    expect(converterFor('Text/XML; charset=utf-8')).toBeInstanceOf(XmlConverter);
-    expect(converterFor('text/csv')).toBeInstanceOf(CsvConverter);
-    expect(converterFor('application/json')).toBeNull();
+  it('picks the converter by media type, parameters and case aside, and ?format=', () => {
+    const converter = (mediaType: string, format?: string) =>
+      converterFor(chooseFormat(mediaType, format)!);
+    expect(converter('application/xml')).toBeInstanceOf(XmlConverter);
+    expect(converter('Text/XML; charset=utf-8')).toBeInstanceOf(XmlConverter);
+    expect(converter('text/csv')).toBeInstanceOf(CsvConverter);
+    expect(chooseFormat('application/json', undefined)).toBeNull();
+    for (const [mediaType, format] of [
+      ['application/json', 'trivy'],
+      ['application/json', 'masscan'],
+      ['application/x-ndjson', 'nuclei'],
+      ['application/json', 'nuclei'],
+    ]) {
+      expect(converter(mediaType, format)).toBeInstanceOf(JsonConverter);
+      expect(converter(mediaType, format).format).toBe(format);
+    }
+    expect(converter('text/xml', 'masscan')).toBeInstanceOf(XmlConverter);
+  });
+
+  it('refuses an unknown format, one given twice, or a media type the format is never sent as', () => {
+    expect(() => chooseFormat('application/json', 'json')).toThrow(
+      'format must be one of nmap, nessus, csv, greenbone, masscan, nuclei, trivy',
+    );
+    expect(() => chooseFormat('application/json', ['trivy', 'nuclei'])).toThrow(
+      'format must be given once',
+    );
+    expect(() => chooseFormat('text/csv', 'trivy')).toThrow(
+      'format=trivy takes a body of type application/json, not text/csv',
+    );
+    expect(() => chooseFormat('application/x-ndjson', undefined)).toThrow(
+      'an application/x-ndjson body needs ?format= to name its format (nuclei)',
+    );
   });
 
   it("hands out slices of at most sliceSize items, the assets' then the relations', with their names", async () => {
@@ -87,7 +120,11 @@ describe('convertBody', () => {
         Buffer.from(`<!--${'x'.repeat(CONVERT_BYTES_PER_TURN)}-->`),
         fixture('nmap/hop-names.xml').subarray('<?xml version="1.0" encoding="UTF-8"?>'.length),
       ]);
-      const { format, slices } = await openScannerBody(converterFor('text/xml')!, body, 10);
+      const { format, slices } = await openScannerBody(
+        converterFor(chooseFormat('text/xml', undefined)!),
+        body,
+        10,
+      );
       expect(format).toBe('nmap');
       const paths: string[] = [];
       for await (const slice of slices) paths.push(...slice.paths);
@@ -97,13 +134,21 @@ describe('convertBody', () => {
     it('refuses a body without a root element', async () => {
       for (const body of ['', '<?xml version="1.0"?>', '<!-- nothing -->']) {
         await expect(
-          openScannerBody(converterFor('application/xml')!, Buffer.from(body), 10),
+          openScannerBody(
+            converterFor(chooseFormat('application/xml', undefined)!),
+            Buffer.from(body),
+            10,
+          ),
         ).rejects.toThrow(FormatError);
       }
     });
 
     it('knows a CSV body at once', async () => {
-      const { format } = await openScannerBody(converterFor('text/csv')!, Buffer.alloc(0), 10);
+      const { format } = await openScannerBody(
+        converterFor(chooseFormat('text/csv', undefined)!),
+        Buffer.alloc(0),
+        10,
+      );
       expect(format).toBe('csv');
     });
   });

@@ -1,8 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ConvertedItem, ScannerConverter, ScannerFormat } from './converted-item.js';
-import { SCANNER_MEDIA_TYPES } from '../ingest-route.js';
 import { CsvConverter } from './csv.converter.js';
+import { isJsonBody, type ScannerBodyKind } from './format-choice.js';
 import { FormatError } from './format-error.js';
+import { JsonConverter } from './json.converter.js';
+import { MasscanConverter } from './masscan.converter.js';
+import { NucleiConverter } from './nuclei.converter.js';
+import { TrivyConverter } from './trivy.converter.js';
 import { XmlConverter } from './xml.converter.js';
 
 /**
@@ -21,34 +25,39 @@ export interface ConvertedSlice {
 }
 
 /**
- * The converter for a body's media type (without parameters, any case), or null for a type
- * that is not a scanner format: `application/xml` and `text/xml` (Nmap or Nessus, by the root
- * element), `text/csv`.
+ * Each format's converter: `json` tells a JSON-based body (masscan's `-oJ`) from an XML one
+ * (masscan's `-oX`); an XML body without `?format=` is told by its root (XmlConverter).
  */
-export function converterFor(mediaType: string): ScannerConverter | null {
-  switch (essence(mediaType)) {
-    case 'application/xml':
-    case 'text/xml':
-      return new XmlConverter();
-    case 'text/csv':
-      return new CsvConverter();
-    default:
-      return null;
-  }
-}
+const CONVERTERS: Readonly<Record<ScannerFormat, (json: boolean) => ScannerConverter>> = {
+  nmap: () => new XmlConverter('nmap'),
+  nessus: () => new XmlConverter('nessus'),
+  greenbone: () => new XmlConverter('greenbone'),
+  csv: () => new CsvConverter(),
+  masscan: (json) =>
+    json
+      ? new JsonConverter('masscan', new MasscanConverter(), 'the masscan JSON body')
+      : new XmlConverter('masscan'),
+  nuclei: () => new JsonConverter('nuclei', new NucleiConverter(), 'the Nuclei body'),
+  trivy: () => new JsonConverter('trivy', new TrivyConverter(), 'the Trivy body'),
+};
 
-/** Whether a body of `mediaType` is a scanner format's (converterFor has a converter for it). */
-export function isScannerMediaType(mediaType: string): boolean {
-  return SCANNER_MEDIA_TYPES.includes(essence(mediaType));
-}
-
-/** A media type without its parameters, in lower case. */
-function essence(mediaType: string): string {
-  return mediaType.split(';')[0].trim().toLowerCase();
+/** The converter for a scanner body of this kind (format-choice.ts). */
+export function converterFor(kind: ScannerBodyKind): ScannerConverter {
+  return kind.format === null ? new XmlConverter() : CONVERTERS[kind.format](isJsonBody(kind));
 }
 
 /**
- * A body's chunks through its converter, as slices of at most `sliceSize` items: the assets'
+ * What an item costs to check and plan, in items: a Trivy image carries dozens of
+ * vulnerabilities, each checked and planned like an item of its own, and a slice is taken in
+ * one turn of the event loop.
+ */
+function weightOf(item: ConvertedItem): number {
+  return item.part === 'assets' ? 1 + (item.value.vulnerabilities?.length ?? 0) : 1;
+}
+
+/**
+ * A body's chunks through its converter, as slices of at most `sliceSize` items (counting an
+ * asset's vulnerabilities as items): the assets'
  * then the relations'. A chunk larger than CONVERT_BYTES_PER_TURN (a body read whole) is fed in
  * pieces of that size, with a turn of the event loop after each, and only one piece's items
  * and one slice are held at a time. `first`: items the converter gave before (openScannerBody).
@@ -60,15 +69,18 @@ export async function* convertBody(
   first: readonly ConvertedItem[] = [],
 ): AsyncGenerator<ConvertedSlice> {
   let slice: ConvertedSlice | null = null;
-  function* add(items: readonly ConvertedItem[]): Generator<ConvertedSlice> {
+  let weight = 0;
+  function* add(items: Iterable<ConvertedItem>): Generator<ConvertedSlice> {
     for (const item of items) {
-      if (slice && (slice.part !== item.part || slice.items.length >= sliceSize)) {
+      if (slice && (slice.part !== item.part || weight >= sliceSize)) {
         yield slice;
         slice = null;
+        weight = 0;
       }
       slice ??= { part: item.part, items: [], paths: [] };
       slice.items.push(item.value);
       slice.paths.push(item.path);
+      weight += weightOf(item);
     }
   }
   yield* add(first);
@@ -110,7 +122,8 @@ export async function openScannerBody(
     await yieldToEventLoop();
   }
   if (converter.format === null) {
-    converter.end();
+    // Ended first, so that a body that is not well formed is refused as such.
+    converter.end()[Symbol.iterator]().next();
     throw new FormatError('the XML body has no root element');
   }
   return {

@@ -21,3 +21,8 @@ export function convertAll(
   items.push(...converter.end());
   return items;
 }
+
+/** A service as the converters give it: a port and protocol, the rest unnamed unless given. */
+export function service(port: number, protocol: string, name: string | null = null) {
+  return { port, protocol, name, product: null, version: null };
+}

@@ -6,7 +6,9 @@
 
 import type { AssetField, AssetFieldValues } from '../../database/tables/assets.table.js';
 
-export type ScannerFormat = 'nmap' | 'nessus' | 'csv';
+import type { ScannerFormat } from '../../common/ingest-formats.js';
+
+export type { ScannerFormat };
 
 export interface RawService {
   /** A number when the scanner wrote digits, else the text as written, for the validator. */
@@ -67,6 +69,9 @@ export interface ScannerConverter {
   readonly format: ScannerFormat | null;
   /** The next bytes of the body; returns the items they completed (often none). */
   write(chunk: Uint8Array | string): ConvertedItem[];
-  /** The body is over: the items left (for Nmap, the trace hops' assets, then relations). */
-  end(): ConvertedItem[];
+  /**
+   * The body is over: the items left (for Nmap, the trace hops' assets, then relations; for
+   * the formats gathered by address, every asset), handed over one by one as they are taken.
+   */
+  end(): Iterable<ConvertedItem>;
 }

@@ -264,7 +264,7 @@ describe('Nmap XML', () => {
     ]);
     expect(converter.write(head.slice(-10)).map((item) => item.path)).toEqual(['hosts[2]']);
     converter.write(`</nmaprun>${tail}`);
-    expect(converter.end()).toEqual([]);
+    expect([...converter.end()]).toEqual([]);
   });
 
   it('decodes UTF-8 split across chunks', () => {

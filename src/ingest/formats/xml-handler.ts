@@ -10,5 +10,5 @@ export interface XmlHandler {
   /** Items completed since the last call, handed over and forgotten. */
   take(): ConvertedItem[];
   /** The document is over: the items kept for its end. */
-  end(): ConvertedItem[];
+  end(): Iterable<ConvertedItem>;
 }

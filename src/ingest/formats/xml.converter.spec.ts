@@ -52,9 +52,17 @@ describe('XML bodies', () => {
     );
   });
 
-  it('refuses another root element', () => {
-    expect(refusal('<?xml version="1.0"?><report><host/></report>')).toBe(
-      "the XML body's root element is <report>: expected <nmaprun> (Nmap) or <NessusClientData_v2> (Nessus)",
+  it('refuses another root element, or the root of another format than ?format= names', () => {
+    expect(refusal('<?xml version="1.0"?><scan><host/></scan>')).toBe(
+      'the XML body\'s root element is <scan>: expected <nmaprun> (Nmap), <NessusClientData_v2> (Nessus), <report> or <get_reports_response> (Greenbone), <nmaprun scanner="masscan"> (masscan)',
+    );
+    const asNessus = new XmlConverter('nessus');
+    expect(() => asNessus.write('<nmaprun scanner="nmap">')).toThrow(
+      "the XML body's root element is <nmaprun> (nmap): expected <NessusClientData_v2> (Nessus), as format=nessus says",
+    );
+    const asNmap = new XmlConverter('nmap');
+    expect(() => asNmap.write('<nmaprun scanner="masscan">')).toThrow(
+      "the XML body's root element is <nmaprun> (masscan): expected <nmaprun> (Nmap), as format=nmap says",
     );
   });
 

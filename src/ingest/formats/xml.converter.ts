@@ -2,14 +2,42 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_BODY_DEPTH } from '../../common/json-depth.js';
 import type { ConvertedItem, ScannerConverter, ScannerFormat } from './converted-item.js';
 import { FormatError } from './format-error.js';
+import { GreenboneXmlConverter } from './greenbone-xml.converter.js';
+import { MasscanConverter } from './masscan.converter.js';
 import { NessusXmlConverter } from './nessus-xml.converter.js';
 import { NmapXmlConverter } from './nmap-xml.converter.js';
 import type { XmlHandler } from './xml-handler.js';
 
-const ROOTS: Record<string, { format: ScannerFormat; handler: () => XmlHandler }> = {
-  nmaprun: { format: 'nmap', handler: () => new NmapXmlConverter() },
-  NessusClientData_v2: { format: 'nessus', handler: () => new NessusXmlConverter() },
+type XmlFormat = 'nmap' | 'nessus' | 'greenbone' | 'masscan';
+
+/** Each XML format's handler, and the root elements that tell it, as the refusals name them. */
+const XML_FORMATS: Record<XmlFormat, { handler: () => XmlHandler; roots: string }> = {
+  nmap: { handler: () => new NmapXmlConverter(), roots: '<nmaprun> (Nmap)' },
+  nessus: { handler: () => new NessusXmlConverter(), roots: '<NessusClientData_v2> (Nessus)' },
+  greenbone: {
+    handler: () => new GreenboneXmlConverter(),
+    roots: '<report> or <get_reports_response> (Greenbone)',
+  },
+  masscan: {
+    handler: () => new MasscanConverter(),
+    roots: '<nmaprun scanner="masscan"> (masscan)',
+  },
 };
+
+/** The format a root element tells, or null for a root of none. */
+function formatOfRoot(tag: SaxesTagPlain): XmlFormat | null {
+  switch (tag.name) {
+    case 'nmaprun':
+      return tag.attributes.scanner === 'masscan' ? 'masscan' : 'nmap';
+    case 'NessusClientData_v2':
+      return 'nessus';
+    case 'report':
+    case 'get_reports_response':
+      return 'greenbone';
+    default:
+      return null;
+  }
+}
 
 const UTF8_NAMES = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
 /** `<!DOCTYPE name>` and nothing else: it declares nothing and points at nothing. */
@@ -32,7 +60,8 @@ function notWellFormed(error: Error): FormatError {
 }
 
 /**
- * An XML body, Nmap's or Nessus's according to its root element, read with saxes (strict,
+ * An XML body, Nmap's, masscan's, Nessus's or Greenbone's according to its root element (which
+ * must be that of the format `?format=` named, when it named one), read with saxes (strict,
  * streaming: well-formedness errors are reported, never repaired). saxes reads no DTD and
  * expands no entity but the five predefined ones and character references; a DOCTYPE other
  * than a plain `<!DOCTYPE name>` is refused before the root is read, and a reference to an
@@ -48,7 +77,7 @@ export class XmlConverter implements ScannerConverter {
   private handler: XmlHandler | null = null;
   private readonly stack: string[] = [];
 
-  constructor() {
+  constructor(private readonly requested: ScannerFormat | null = null) {
     const parser = this.parser;
     parser.on('error', (error) => {
       throw error instanceof FormatError ? error : notWellFormed(error);
@@ -84,12 +113,13 @@ export class XmlConverter implements ScannerConverter {
     return this.handler ? this.handler.take() : [];
   }
 
-  end(): ConvertedItem[] {
+  *end(): Generator<ConvertedItem> {
     const rest = this.decode(new Uint8Array(0), false);
     if (rest) this.parser.write(rest);
     this.parser.close();
     const handler = this.handler!;
-    return [...handler.take(), ...handler.end()];
+    yield* handler.take();
+    yield* handler.end();
   }
 
   private decode(bytes: Uint8Array, stream: boolean): string {
@@ -108,14 +138,21 @@ export class XmlConverter implements ScannerConverter {
     }
     const parent = this.stack[this.stack.length - 1];
     if (!this.handler) {
-      const root = ROOTS[tag.name];
-      if (!Object.hasOwn(ROOTS, tag.name)) {
+      const format = formatOfRoot(tag);
+      const requested = this.requested;
+      if (format === null || (requested !== null && requested !== format)) {
+        const expected =
+          requested !== null && Object.hasOwn(XML_FORMATS, requested)
+            ? `${XML_FORMATS[requested as XmlFormat].roots}, as format=${requested} says`
+            : Object.values(XML_FORMATS)
+                .map((entry) => entry.roots)
+                .join(', ');
         throw new FormatError(
-          `the XML body's root element is <${tag.name}>: expected <nmaprun> (Nmap) or <NessusClientData_v2> (Nessus)`,
+          `the XML body's root element is <${tag.name}>${format === null ? '' : ` (${format})`}: expected ${expected}`,
         );
       }
-      this.format_ = root.format;
-      this.handler = root.handler();
+      this.format_ = format;
+      this.handler = XML_FORMATS[format].handler();
     }
     this.stack.push(tag.name);
     this.handler.open(tag.name, tag.attributes, parent);

@@ -1,10 +1,11 @@
 /** The messages between openScannerInWorker (scanner-worker.ts) and its worker (scanner-parse.worker.ts). */
 import type { ScannerFormat } from '../formats/converted-item.js';
+import type { ScannerBodyKind } from '../formats/format-choice.js';
 
 export interface ScannerParseWorkerData {
   bytes: Uint8Array;
-  /** The body's media type, which picks the converter (formats/convert-body.ts). */
-  mediaType: string;
+  /** The body's media type and `?format=`, which pick the converter (formats/convert-body.ts). */
+  kind: ScannerBodyKind;
   sliceSize: number;
 }
 

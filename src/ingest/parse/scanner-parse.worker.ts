@@ -9,7 +9,7 @@ import { converterFor, openScannerBody } from '../formats/convert-body.js';
 import { FormatError } from '../formats/format-error.js';
 import type { ScannerParseAnswer, ScannerParseWorkerData } from './scanner-parse.messages.js';
 
-const { bytes, mediaType, sliceSize } = workerData as ScannerParseWorkerData;
+const { bytes, kind, sliceSize } = workerData as ScannerParseWorkerData;
 const port = parentPort!;
 const post = (answer: ScannerParseAnswer) => port.postMessage(answer);
 
@@ -20,7 +20,7 @@ function refuse(error: unknown): null {
   return null;
 }
 
-const body = await openScannerBody(converterFor(mediaType)!, bytes, sliceSize).catch(refuse);
+const body = await openScannerBody(converterFor(kind), bytes, sliceSize).catch(refuse);
 if (body) {
   post({ format: body.format });
   // One answer at a time, in order: a request that comes while a slice is converted waits.

@@ -3,6 +3,7 @@ import { workerFile } from '../../common/workers/worker-file.js';
 import { receiver, terminator, transferable } from '../../common/workers/worker-messages.js';
 import type { ConvertedSlice } from '../formats/convert-body.js';
 import type { ScannerFormat } from '../formats/converted-item.js';
+import type { ScannerBodyKind } from '../formats/format-choice.js';
 import { FormatError } from '../formats/format-error.js';
 import {
   NEXT_SLICE,
@@ -21,19 +22,19 @@ export interface ScannerInWorker {
 }
 
 /**
- * A scanner's body (Nmap or Nessus XML, CSV; `mediaType` says which) through its converter in a
+ * A scanner's body (of the formats of formats/; `kind` says which) through its converter in a
  * worker thread. Converting is most of the cost of a large XML body: here it runs beside the
  * main thread's checks and plans, one slice ahead of them, instead of before each. A body
  * refused as a whole throws FormatError (invalid input), at once when its start is (no root
  * element, another root), or from `slices` when the trouble comes later.
  */
 export async function openScannerInWorker(
-  mediaType: string,
+  kind: ScannerBodyKind,
   bytes: Uint8Array,
   sliceSize: number,
 ): Promise<ScannerInWorker> {
   const view = transferable(bytes);
-  const workerData: ScannerParseWorkerData = { bytes: view, mediaType, sliceSize };
+  const workerData: ScannerParseWorkerData = { bytes: view, kind, sliceSize };
   const worker = new Worker(WORKER, { workerData, transferList: [view.buffer as ArrayBuffer] });
   const receive = receiver<ScannerParseAnswer>(worker, 'scanner worker');
   const close = terminator(worker);

@@ -8,8 +8,7 @@ import {
   type RunStatus,
 } from '../../database/entities/ingestion-run.entity.js';
 import { RunActor } from '../../common/dto/run-actor.dto.js';
-
-export const RUN_FORMATS: readonly IngestRunOptions['format'][] = ['json', 'nmap', 'nessus', 'csv'];
+import { RUN_FORMATS } from '../../common/ingest-formats.js';
 
 const UNTIL_READ = "null when the run ended before the body's options were read";
 

@@ -16,6 +16,7 @@ import { ChangeHistory } from './change-list';
 import { AssetFindings } from './finding-list';
 
 type Shown =
+  | 'name'
   | 'ip'
   | 'type'
   | 'vendor'
@@ -43,6 +44,18 @@ const FIELDS: [Shown, string][] = [
   ['createdAt', 'Created'],
   ['updatedAt', 'Updated'],
 ];
+
+/** A container image (Trivy's artifact) has no address, vendor or model: its image and OS. */
+const IMAGE_TYPE = 'container-image';
+const IMAGE_FIELDS: [Shown, string][] = [
+  ['name', 'Image'],
+  ['os_version', 'OS'],
+  ...FIELDS.filter(([key]) => !['ip', 'vendor', 'model', 'os_version'].includes(key)),
+];
+
+function fieldsOf(asset: Asset): [Shown, string][] {
+  return asset.type === IMAGE_TYPE ? IMAGE_FIELDS : FIELDS;
+}
 
 function fieldText(asset: Asset, key: Shown): string {
   const value = asset[key];
@@ -150,7 +163,7 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
             <dt>Id</dt>
             <dd class="mono">{current.id}</dd>
           </div>
-          {FIELDS.map(([key, label]) => (
+          {fieldsOf(current).map(([key, label]) => (
             <div key={key}>
               <dt>{label}</dt>
               <dd>{fieldText(current, key)}</dd>
