@@ -159,7 +159,13 @@ async function moreFormats(h, { count, rounds }) {
       await fresh.service.stop();
     }
   }
-  rows.push(limitRow('worst /api/health answer during them (ms)', worst, 250));
+  rows.push(
+    limitRow(
+      'worst /api/health answer during the Greenbone, masscan, Nuclei and Trivy bodies (ms)',
+      worst,
+      250,
+    ),
+  );
   return { rows, detail };
 }
 
