@@ -22,7 +22,9 @@ export type RunFormat = 'json' | ScannerFormat;
 
 export const RUN_FORMATS: readonly RunFormat[] = ['json', ...SCANNER_FORMATS];
 
-const XML_TYPES = ['application/xml', 'text/xml'] as const;
+/** The media types of an XML body, whose root element tells its format. */
+export const XML_MEDIA_TYPES = ['application/xml', 'text/xml'] as const;
+export const CSV_MEDIA_TYPE = 'text/csv';
 export const JSON_MEDIA_TYPE = 'application/json';
 export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
@@ -32,11 +34,11 @@ export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
  * native payload).
  */
 export const FORMAT_MEDIA_TYPES: Readonly<Record<ScannerFormat, readonly string[]>> = {
-  nmap: XML_TYPES,
-  nessus: XML_TYPES,
-  csv: ['text/csv'],
-  greenbone: XML_TYPES,
-  masscan: [...XML_TYPES, JSON_MEDIA_TYPE],
+  nmap: XML_MEDIA_TYPES,
+  nessus: XML_MEDIA_TYPES,
+  csv: [CSV_MEDIA_TYPE],
+  greenbone: XML_MEDIA_TYPES,
+  masscan: [...XML_MEDIA_TYPES, JSON_MEDIA_TYPE],
   nuclei: [NDJSON_MEDIA_TYPE, JSON_MEDIA_TYPE],
   trivy: [JSON_MEDIA_TYPE],
 };
@@ -48,4 +50,9 @@ export const SCANNER_MEDIA_TYPES: readonly string[] = [
 
 export function isScannerFormat(name: string): name is ScannerFormat {
   return (SCANNER_FORMATS as readonly string[]).includes(name);
+}
+
+/** A media type without its parameters, in lower case. */
+export function mediaTypeEssence(mediaType: string): string {
+  return mediaType.split(';')[0].trim().toLowerCase();
 }

@@ -6,6 +6,7 @@ import type { Principal } from '../common/principal.js';
 import type { IngestSql } from '../database/ingest-sql.js';
 import { IdempotencyKeysRepository } from '../database/repositories/idempotency-keys.repository.js';
 import { RunsService } from './runs.service.js';
+import { mediaTypeEssence } from '../common/ingest-formats.js';
 
 /** How long an answer is kept for replays. */
 export const KEPT_ANSWER_HOURS = 24;
@@ -74,7 +75,7 @@ export function keyedRequestOf(
   const mediaType = request.headers['content-type'] ?? '';
   const query = request.url.indexOf('?');
   return {
-    mediaType: mediaType.split(';')[0].trim().toLowerCase(),
+    mediaType: mediaTypeEssence(mediaType),
     query: query < 0 ? '' : request.url.slice(query + 1),
     body,
   };

@@ -1,14 +1,17 @@
 import {
+  CSV_MEDIA_TYPE,
   FORMAT_MEDIA_TYPES,
   isScannerFormat,
   JSON_MEDIA_TYPE,
+  mediaTypeEssence,
   NDJSON_MEDIA_TYPE,
   SCANNER_FORMATS,
   type ScannerFormat,
+  XML_MEDIA_TYPES,
 } from '../../common/ingest-formats.js';
 import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 
-const XML_TYPES = new Set(['application/xml', 'text/xml']);
+const XML_TYPES: ReadonlySet<string> = new Set(XML_MEDIA_TYPES);
 
 /** A scanner body's kind: its media type, and its format when known before reading it. */
 export interface ScannerBodyKind {
@@ -18,18 +21,13 @@ export interface ScannerBodyKind {
   format: ScannerFormat | null;
 }
 
-/** A media type without its parameters, in lower case. */
-export function essence(mediaType: string): string {
-  return mediaType.split(';')[0].trim().toLowerCase();
-}
-
 /**
  * How to read a body of `mediaType` with the query's `format` (undefined when absent): as a
  * scanner format's, or null for the native JSON payload (a JSON body without `?format=`).
  * Refuses (400) an unknown format, or one that is never sent as this media type.
  */
 export function chooseFormat(mediaType: string, requested: unknown): ScannerBodyKind | null {
-  const type = essence(mediaType);
+  const type = mediaTypeEssence(mediaType);
   if (requested === undefined) {
     if (type === NDJSON_MEDIA_TYPE) {
       throw new InvalidInputError(
@@ -37,7 +35,7 @@ export function chooseFormat(mediaType: string, requested: unknown): ScannerBody
       );
     }
     if (XML_TYPES.has(type)) return { mediaType: type, format: null };
-    if (type === 'text/csv') return { mediaType: type, format: 'csv' };
+    if (type === CSV_MEDIA_TYPE) return { mediaType: type, format: 'csv' };
     return null;
   }
   if (typeof requested !== 'string') throw new InvalidInputError('format must be given once');
