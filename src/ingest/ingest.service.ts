@@ -160,10 +160,7 @@ export class IngestService implements OnModuleDestroy {
     form: IngestForm,
     kind: ScannerBodyKind,
   ): Promise<OpenedPayload> {
-    // `format` was read by chooseFormat; the rest are the run's options.
-    const query = { ...form.query };
-    delete query.format;
-    const options = optionsFromQuery(query);
+    const options = optionsFromQuery(form.query);
     const bytes = await bytesOf(raw);
     const body = await openScannerInWorker(kind, bytes ?? Buffer.alloc(0), CHECK_ITEMS_PER_TURN);
     try {

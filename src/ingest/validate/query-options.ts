@@ -2,6 +2,8 @@ import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import { OPTION_KEYS } from './validate-payload.js';
 
 const FLAGS = new Set(['deleteStale', 'dryRun']);
+/** The parameter naming the body's format (formats/format-choice.ts): not one of the run's options. */
+const FORMAT_PARAMETER = 'format';
 const DIGITS = /^\d+$/;
 
 function fail(message: string): never {
@@ -12,11 +14,13 @@ function fail(message: string): never {
  * A scanner body's options, from the query (`?source=nmap-dmz&dryRun=true&matchBy=id`), typed
  * as the body's `options` would hold them: flags `true` or `false`, `maxDeletions` and `maxFixes` digits,
  * `matchBy` a comma-separated list. What cannot be typed is refused here, naming the
- * parameter; the values are then checked by the rules of the body's options.
+ * parameter; the values are then checked by the rules of the body's options. `format` is
+ * left out.
  */
 export function optionsFromQuery(query: Record<string, unknown>): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
+    if (key === FORMAT_PARAMETER) continue;
     if (!OPTION_KEYS.has(key)) fail(`${key} is not an accepted query parameter`);
     if (typeof value !== 'string') fail(`${key} must be given once`);
     if (FLAGS.has(key)) {
