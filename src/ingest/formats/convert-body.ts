@@ -122,7 +122,8 @@ export async function openScannerBody(
     await yieldToEventLoop();
   }
   if (converter.format === null) {
-    // Ended first, so that a body that is not well formed is refused as such.
+    // Ended first (end() is lazy: its first step ends the parser), so that a body that is not
+    // well formed is refused as such.
     converter.end()[Symbol.iterator]().next();
     throw new FormatError('the XML body has no root element');
   }
