@@ -42,8 +42,7 @@ describe('planFindings', () => {
       { id: 'new-2', values: listed('CVE-1') },
     ]);
     expect(plan.opened).toEqual(['CVE-2', 'CVE-1']);
-    expect(plan.shownBefore).toEqual([]);
-    expect(plan.shownAfter).toEqual([listed('CVE-2'), listed('CVE-1')]);
+    expect(plan.shown).toEqual({ before: [], after: [listed('CVE-2'), listed('CVE-1')] });
     expect(plan.changes).toEqual([]);
   });
 
@@ -54,8 +53,7 @@ describe('planFindings', () => {
     expect(plan.reopened).toEqual(['CVE-1']);
     expect(plan.seen).toEqual(['f-CVE-1']);
     expect(plan.sourceAdds).toEqual([['f-CVE-1', 0]]);
-    expect(plan.shownBefore).toEqual([]);
-    expect(plan.shownAfter).toEqual([listed('CVE-1')]);
+    expect(plan.shown).toEqual({ before: [], after: [listed('CVE-1')] });
   });
 
   it.each<FindingStatus>(['open', 'accepted', 'false_positive'])(
@@ -83,7 +81,7 @@ describe('planFindings', () => {
     );
     expect(plan.changes).toEqual([]);
     expect(plan.seen).toEqual(['f-CVE-1']);
-    expect(sameListed(plan.shownBefore, plan.shownAfter)).toBe(true);
+    expect(plan.shown).toBeNull();
   });
 
   it('without a source, fixes every open or accepted finding not listed', () => {
@@ -101,8 +99,8 @@ describe('planFindings', () => {
     ]);
     expect(plan.fixed).toEqual(['CVE-1', 'CVE-2']);
     expect(plan.sourceRemovals).toEqual([]);
-    expect(plan.shownBefore.map((entry) => entry.id)).toEqual(['CVE-1', 'CVE-2']);
-    expect(plan.shownAfter).toEqual([]);
+    expect(plan.shown?.before.map((entry) => entry.id)).toEqual(['CVE-1', 'CVE-2']);
+    expect(plan.shown?.after).toEqual([]);
   });
 
   it('with a source, fixes only what that feed alone reported', () => {
@@ -116,7 +114,7 @@ describe('planFindings', () => {
     // The feed leaves what it reported; what another feed still reports stays, as does what
     // was entered by hand.
     expect(plan.sourceRemovals).toEqual(['f-CVE-1', 'f-CVE-2']);
-    expect(plan.shownAfter.map((entry) => entry.id)).toEqual(['CVE-2', 'CVE-3', 'CVE-4']);
+    expect(plan.shown?.after.map((entry) => entry.id)).toEqual(['CVE-2', 'CVE-3', 'CVE-4']);
   });
 
   it('never changes the status of a false positive, listed or not', () => {
@@ -127,7 +125,7 @@ describe('planFindings', () => {
     expect(listedAgain.changes).toEqual([]);
     expect(listedAgain.seen).toEqual(['f-CVE-1']);
     // Not among the asset's vulnerabilities, before or after.
-    expect(listedAgain.shownAfter).toEqual([]);
+    expect(listedAgain.shown).toBeNull();
   });
 });
 

@@ -32,9 +32,12 @@ export interface FindingListPlan {
   sourceAdds: [findingId: string, position: number][];
   /** Open or accepted findings not listed that the write's source leaves. */
   sourceRemovals: string[];
-  /** The asset's listed findings (open or accepted) before the write, and after. */
-  shownBefore: ListedVulnerability[];
-  shownAfter: ListedVulnerability[];
+  /**
+   * The asset's listed findings (open or accepted) before the write, and after; null when the
+   * write creates and changes no finding, so that the list shown stays as it was (most assets
+   * of a repeated scan: not built for them).
+   */
+  shown: { before: ListedVulnerability[]; after: ListedVulnerability[] } | null;
   /** The vulnIds opened (new), reopened and fixed by the write, in list order (fixed: stored order). */
   opened: string[];
   reopened: string[];
@@ -80,14 +83,14 @@ export function planFindings(
     seen: [],
     sourceAdds: [],
     sourceRemovals: [],
-    shownBefore: stored.filter((finding) => LISTED.has(finding.status)).map(valuesOf),
-    shownAfter: [],
+    shown: null,
     opened: [],
     reopened: [],
     fixed: [],
   };
   const byVulnId = new Map(stored.map((finding) => [finding.vulnId, finding]));
   const listedIds = new Set<string>();
+  const shownAfter: ListedVulnerability[] = [];
   for (const vulnerability of listed) {
     listedIds.add(vulnerability.id);
     const finding = byVulnId.get(vulnerability.id);
@@ -95,7 +98,7 @@ export function planFindings(
       const id = newId();
       plan.creates.push({ id, values: vulnerability });
       plan.opened.push(vulnerability.id);
-      plan.shownAfter.push(vulnerability);
+      shownAfter.push(vulnerability);
       continue;
     }
     plan.seen.push(finding.id);
@@ -106,7 +109,7 @@ export function planFindings(
     if (reopens) plan.reopened.push(vulnerability.id);
     if (source !== null && !finding.sources.includes(source))
       plan.sourceAdds.push([finding.id, finding.nextPosition]);
-    if (reopens || LISTED.has(finding.status)) plan.shownAfter.push(vulnerability);
+    if (reopens || LISTED.has(finding.status)) shownAfter.push(vulnerability);
   }
   for (const finding of stored) {
     if (listedIds.has(finding.vulnId) || !LISTED.has(finding.status)) continue;
@@ -118,7 +121,11 @@ export function planFindings(
     if (fixes) {
       plan.changes.push({ stored: finding, values: null, status: 'fixed' });
       plan.fixed.push(finding.vulnId);
-    } else plan.shownAfter.push(valuesOf(finding));
+    } else shownAfter.push(valuesOf(finding));
+  }
+  if (plan.creates.length > 0 || plan.changes.length > 0) {
+    const before = stored.filter((finding) => LISTED.has(finding.status)).map(valuesOf);
+    plan.shown = { before, after: shownAfter };
   }
   return plan;
 }

@@ -268,9 +268,11 @@ function planAssetFindings(
     context.newId,
   );
   plan.findingPlans.set(assetId, findings);
-  if (sameListed(findings.shownBefore, findings.shownAfter)) return null;
-  plan.vulnerabilityLists.set(assetId, findings.shownAfter);
-  return findings.shownBefore;
+  const { shown } = findings;
+  // A false positive's values may change while the list shown stays the same.
+  if (shown === null || sameListed(shown.before, shown.after)) return null;
+  plan.vulnerabilityLists.set(assetId, shown.after);
+  return shown.before;
 }
 
 /**
