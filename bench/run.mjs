@@ -26,6 +26,9 @@ const log = (message) => console.log(`[bench] ${message}`);
 const selected = only ? stages.filter((s) => only.includes(s.name)) : stages;
 if (only && selected.length !== only.length)
   throw new Error(`unknown stage in ${only}; stages: ${stages.map((s) => s.name)}`);
+// Before the first stage: a full run takes most of an hour, and its table is printed at the end.
+const missing = selected.map((s) => s.missing?.()).filter(Boolean);
+if (missing.length) throw new Error(missing.join('; '));
 
 /** The scanner payload of `count` assets, written once: its file and its bytes. */
 const payloads = new Map();

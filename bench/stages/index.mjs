@@ -1,6 +1,7 @@
 // The bench's stages, in the order they run. A stage is a module of its own whose default export
-// is `{ name, run(harness, options) }`, resolving to `{ rows, detail? }` (see bench/README.md):
-// adding one is a file and a line here.
+// is `{ name, run(harness, options), missing?() }`: run resolves to `{ rows, detail? }` (see
+// bench/README.md); missing answers what the stage needs that the machine lacks, or null, and is
+// asked of every selected stage before the first runs. Adding one is a file and a line here.
 import changes from './changes.mjs';
 import findings from './findings.mjs';
 import formats from './formats.mjs';
