@@ -245,6 +245,8 @@ export async function createApp(
         'Idempotency-Key',
       ],
       exposedHeaders: [
+        // An export's file name.
+        'Content-Disposition',
         'X-Total-Count',
         'Link',
         'Retry-After',

@@ -9,8 +9,13 @@ import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import type { Asset } from '../database/entities/asset.entity.js';
 import {
   AssetsRepository,
+  type AssetFilters,
+  type AssetKey,
   type AssetsWithLists,
 } from '../database/repositories/assets.repository.js';
+import { EXPORT_BATCH_SIZE, exportText } from '../common/export/export-text.js';
+import { ASSET_CSV_COLUMNS } from './asset-csv-columns.js';
+import type { ExportAssetsQueryDto } from './dto/export-assets-query.dto.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
 import { groupByAsset } from './group-by-asset.js';
@@ -18,6 +23,9 @@ import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField } from '../common/field-rules/inventory-values.js';
 import type { ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
+
+/** What the list and the export read of a query: its filters and sort. */
+type AssetFiltersQuery = ListAssetsQueryDto | ExportAssetsQueryDto;
 import { toServiceResponse } from './dto/service-response.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
 import { toVulnerabilityResponse } from './dto/vulnerability-response.dto.js';
@@ -41,17 +49,10 @@ export class AssetsService {
    * besides).
    */
   async list(query: ListAssetsQueryDto): Promise<AssetListPage> {
-    const sort = query.sort ?? 'createdAt';
-    const descending = sort.startsWith('-');
-    const field = sort.replace(/^-/, '') as AssetSortField;
+    const { sort, field, descending } = orderOf(query);
     const cursor = query.after === undefined ? undefined : decodeCursor(query.after, sort, field);
     const { total, rows } = await this.assets.page({
-      type: query.type,
-      site: query.site,
-      source: query.source,
-      port: query.port,
-      service: query.service,
-      search: query.search,
+      ...filtersOf(query),
       sort: field,
       descending,
       after: cursor && { key: cursor.key, id: cursor.id },
@@ -66,6 +67,40 @@ export class AssetsService {
       next = encodeCursor({ sort, key: last.sort_key, id: last.id });
     }
     return { assets: responses(await this.assets.withLists(rows)), total, next };
+  }
+
+  /**
+   * Every asset the list's filters keep, in its order, as the text of `format`: read a batch
+   * at a time, each batch starting after the last asset of the one before (whatever the
+   * number of assets, a batch is all that is held).
+   */
+  export(query: ExportAssetsQueryDto): AsyncGenerator<string> {
+    const format = query.format ?? 'csv';
+    return exportText(format, this.batches(query, format === 'ndjson'), ASSET_CSV_COLUMNS);
+  }
+
+  /** The answers of the assets the filters keep, in the list's order, a batch at a time. */
+  private async *batches(
+    query: ExportAssetsQueryDto,
+    vulnerabilities: boolean,
+  ): AsyncGenerator<AssetResponse[]> {
+    const { field, descending } = orderOf(query);
+    const filters = filtersOf(query);
+    let after: AssetKey | undefined;
+    for (;;) {
+      const rows = await this.assets.batch({
+        ...filters,
+        sort: field,
+        descending,
+        after,
+        limit: EXPORT_BATCH_SIZE,
+      });
+      if (rows.length === 0) return;
+      const last = rows[rows.length - 1];
+      after = { key: last.sort_key, id: last.id };
+      yield responses(await this.assets.withLists(rows, undefined, { vulnerabilities }));
+      if (rows.length < EXPORT_BATCH_SIZE) return;
+    }
   }
 
   get(id: string): Promise<AssetResponse> {
@@ -169,6 +204,32 @@ export class AssetsService {
     const [asset] = responses(await this.assets.withLists([row], manager));
     return asset;
   }
+}
+
+/** The list's filters of a query, as the repository takes them. */
+function filtersOf(query: AssetFiltersQuery): AssetFilters {
+  return {
+    type: query.type,
+    site: query.site,
+    source: query.source,
+    port: query.port,
+    service: query.service,
+    search: query.search,
+  };
+}
+
+/** The list's order of a query: as asked (default createdAt), its field, and which way. */
+function orderOf(query: Pick<AssetFiltersQuery, 'sort'>): {
+  sort: string;
+  field: AssetSortField;
+  descending: boolean;
+} {
+  const sort = query.sort ?? 'createdAt';
+  return {
+    sort,
+    field: sort.replace(/^-/, '') as AssetSortField,
+    descending: sort.startsWith('-'),
+  };
 }
 
 /** A page of the list, and the cursor of the page after it, if any. */

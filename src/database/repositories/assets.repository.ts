@@ -68,18 +68,43 @@ function containsPattern(term: string): string {
  * The condition of `search` (a case-insensitive substring of a searched column), with its
  * :named parameters: LOWER(column) LIKE '%term%', which PostgreSQL answers from its trigram
  * index. Where the search's index is a table of its own (SQLite), a term long enough is a
- * phrase of that index instead: it matches exactly where those LIKEs do, by index.
+ * phrase of that index instead (unless `indexed` is false): it matches exactly where those
+ * LIKEs do, by index.
  */
 export function searchCondition(
   dialect: Dialect,
   search: string,
+  { indexed = true }: { indexed?: boolean } = {},
 ): { condition: string; parameters: Record<string, string> } {
   const term = search.toLowerCase();
-  const index = dialect.searchIndex();
+  const index = indexed ? dialect.searchIndex() : null;
   if (index !== null && [...term].length >= index.minTermLength)
     return { condition: index.condition, parameters: { phrase: index.phrase(term) } };
   const matches = SEARCHED_COLUMNS.map((column) => `LOWER(${column}) LIKE :pattern ESCAPE '\\'`);
   return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
+}
+
+/** The list's order by `column`: nulls sort as the largest value; id makes the order total. */
+function orderBy(column: string, descending: boolean): string {
+  return `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
+}
+
+/**
+ * The condition that rows start after the asset `after` names, in the list's order by
+ * `column`, with its :afterKey and :afterId.
+ */
+function startingAfter(
+  column: string,
+  descending: boolean,
+  { key, id }: AssetKey,
+): { condition: string; parameters: Record<string, unknown> } {
+  return {
+    condition: afterCondition(column, descending, key),
+    parameters: {
+      afterKey: column === 'risk_score' && key !== null ? Number(key) : key,
+      afterId: id,
+    },
+  };
 }
 
 /**
@@ -99,8 +124,14 @@ function afterCondition(column: string, descending: boolean, key: string | null)
     : `(${column} > :afterKey OR (${column} = :afterKey AND ${tie}) OR ${column} IS NULL)`;
 }
 
-/** A page of the list as asked: its filters, order, where it starts and how many rows. */
-export interface AssetPageQuery {
+/** An asset's place in an order: its sort key (as text, null when missing) and id. */
+export interface AssetKey {
+  key: string | null;
+  id: string;
+}
+
+/** The list's filters: each given narrows it. */
+export interface AssetFilters {
   type?: string;
   site?: string;
   /** A feed its `sources` hold. */
@@ -111,12 +142,20 @@ export interface AssetPageQuery {
   service?: string;
   /** A case-insensitive substring of a searched column (searchCondition). */
   search?: string;
+}
+
+/** Rows of the list in its order: its filters, the asset they start after, how many. */
+export interface AssetBatchQuery extends AssetFilters {
   sort: AssetSortField;
   descending: boolean;
-  /** The sort key (as text, null when missing) and id of the asset the page starts after. */
-  after?: { key: string | null; id: string };
+  /** The asset the rows start after. */
+  after?: AssetKey;
   /** Rows to read. */
   limit: number;
+}
+
+/** A page of the list as asked: a batch, and how many rows it skips. */
+export interface AssetPageQuery extends AssetBatchQuery {
   offset: number;
 }
 
@@ -164,46 +203,18 @@ export class AssetsRepository {
    * on SQLite fills and empties its matches' table besides).
    */
   async page(query: AssetPageQuery): Promise<{ total: number; rows: PagedAssetRow[] }> {
-    const conditions: string[] = [];
-    const parameters: Record<string, unknown> = {};
-    if (query.type !== undefined) {
-      conditions.push('type = :type');
-      parameters.type = query.type;
-    }
-    if (query.site !== undefined) {
-      conditions.push('site = :site');
-      parameters.site = query.site;
-    }
-    if (query.source !== undefined) {
-      conditions.push(HAS_SOURCE);
-      parameters.source = query.source;
-    }
-    if (query.port !== undefined) {
-      conditions.push(HAS_PORT);
-      parameters.port = query.port;
-    }
-    if (query.service !== undefined) {
-      conditions.push(HAS_SERVICE);
-      parameters.service = query.service;
-    }
-    if (query.search) {
-      const search = searchCondition(this.dialect, query.search);
-      conditions.push(search.condition);
-      Object.assign(parameters, search.parameters);
-    }
+    const { conditions, parameters } = this.filtered(query, true);
     const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
 
     const { descending } = query;
     const column = SORT_COLUMNS[query.sort];
-    // Nulls sort as the largest value on both databases; id makes the order total.
-    const order = `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
+    const order = orderBy(column, descending);
 
     let after: string | undefined;
     if (query.after !== undefined) {
-      const { key, id } = query.after;
-      after = afterCondition(column, descending, key);
-      parameters.afterKey = column === 'risk_score' && key !== null ? Number(key) : key;
-      parameters.afterId = id;
+      const start = startingAfter(column, descending, query.after);
+      after = start.condition;
+      Object.assign(parameters, start.parameters);
     }
     // Through the search's own index (SQLite), a search's matches are found once, then counted
     // and probed.
@@ -262,6 +273,52 @@ export class AssetsRepository {
   }
 
   /**
+   * The next rows of an export: the list's filters and order, from after `query.after`, without
+   * a total. A search is by its LIKE condition rather than by the search's own table: each batch
+   * then walks on from where the one before stopped, rather than finding every match again.
+   */
+  batch(query: AssetBatchQuery): Promise<PagedAssetRow[]> {
+    const { conditions, parameters } = this.filtered(query, false);
+    const column = SORT_COLUMNS[query.sort];
+    if (query.after !== undefined) {
+      const start = startingAfter(column, query.descending, query.after);
+      conditions.push(start.condition);
+      Object.assign(parameters, start.parameters);
+    }
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+    return this.run(
+      `SELECT *, ${this.sortKey(column)} AS sort_key FROM assets${where} ORDER BY ${orderBy(column, query.descending)} LIMIT :limit`,
+      { ...parameters, limit: query.limit },
+      this.dataSource.manager,
+      { timestampsAsText: true },
+    );
+  }
+
+  /** The conditions of the filters given, with their :named parameters (searchCondition's `indexed`). */
+  private filtered(
+    filters: AssetFilters,
+    indexed: boolean,
+  ): { conditions: string[]; parameters: Record<string, unknown> } {
+    const conditions: string[] = [];
+    const parameters: Record<string, unknown> = {};
+    const filter = (condition: string, values: Record<string, unknown>) => {
+      conditions.push(condition);
+      Object.assign(parameters, values);
+    };
+    const { type, site, source, port, service, search } = filters;
+    if (type !== undefined) filter('type = :type', { type });
+    if (site !== undefined) filter('site = :site', { site });
+    if (source !== undefined) filter(HAS_SOURCE, { source });
+    if (port !== undefined) filter(HAS_PORT, { port });
+    if (service !== undefined) filter(HAS_SERVICE, { service });
+    if (search) {
+      const found = searchCondition(this.dialect, search, { indexed });
+      filter(found.condition, found.parameters);
+    }
+    return { conditions, parameters };
+  }
+
+  /**
    * The sort key as text for the cursor, exact: PostgreSQL's timestamps to the microsecond, in
    * UTC with the offset said, whatever the session's DateStyle and TimeZone.
    */
@@ -305,17 +362,21 @@ export class AssetsRepository {
   /**
    * Stored rows with their vulnerabilities, services and sources, read in one query each
    * whatever the number of rows (side by side: on PostgreSQL, on connections of the pool).
+   * Without `vulnerabilities`, their list is left empty, unread (a CSV export shows none).
    */
   async withLists(
     rows: StoredAssetRow[],
     manager = this.dataSource.manager,
+    { vulnerabilities: withVulnerabilities = true }: { vulnerabilities?: boolean } = {},
   ): Promise<AssetsWithLists> {
     if (rows.length === 0) return { rows, vulnerabilities: [], services: [], sources: [] };
     const assetIds = rows.map((row) => row.id);
     const [vulnerabilities, services, sources] = await Promise.all([
-      this.run<VulnerabilityRow>(this.byAssetIds.vulnerabilities, { assetIds }, manager, {
-        prepared: 'asset-vulnerabilities',
-      }),
+      withVulnerabilities
+        ? this.run<VulnerabilityRow>(this.byAssetIds.vulnerabilities, { assetIds }, manager, {
+            prepared: 'asset-vulnerabilities',
+          })
+        : [],
       this.run<ServiceRow>(this.byAssetIds.services, { assetIds }, manager, {
         prepared: 'asset-services',
       }),

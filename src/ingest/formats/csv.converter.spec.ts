@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { csvText } from '../../common/export/export-text.js';
 import { convertAll } from './convert-fixtures.js';
 import { CsvConverter } from './csv.converter.js';
 import { FormatError } from './format-error.js';
@@ -86,10 +87,60 @@ describe('CSV asset tables', () => {
 
   it('refuses a header naming something other than an asset field', () => {
     expect(refusal('name,ports\nx,22\n')).toBe(
-      'line 1: "ports" is not an asset field (id, name, ip, type, vendor, model, risk_score, site, os_version)',
+      'line 1: "ports" is not an asset field (id, name, ip, type, vendor, model, risk_score, site, os_version) nor a column an export writes (services, sources, origin, firstSeenAt, lastSeenAt, createdAt, updatedAt)',
     );
+    expect(refusal('name,sources,sources\nx,a,b\n')).toBe('line 1: sources is named twice');
     expect(refusal('name,,ip\n')).toBe('line 1: column 2 has no name');
     expect(refusal('name,ip,name\n')).toBe('line 1: name is named twice');
+  });
+
+  it('ignores the columns only an export writes, whatever they hold', () => {
+    const [item] = convert(
+      'id,name,services,sources,origin,firstSeenAt,lastSeenAt,createdAt,updatedAt\n' +
+        'a,x,22/tcp/ssh 53/udp,nmap,ingest,bad,,2026-01-01T00:00:00.000Z,\n',
+    );
+    expect(item.value).toEqual({ id: 'a', name: 'x' });
+  });
+
+  it("takes off the quote an export puts before a formula's first character, and no other", () => {
+    const [item] = convert(
+      "name,vendor,model,site,type,os_version,id\n'=1+1,'+x,'-y,'@z,'plain,''=2,\"'\tt\"\n",
+    );
+    expect(item.value).toEqual({
+      name: '=1+1',
+      vendor: '+x',
+      model: '-y',
+      site: '@z',
+      type: "'plain",
+      os_version: "'=2",
+      id: '\tt',
+    });
+    const [scored] = convert("name,risk_score\n'-x,'-5\n");
+    expect(scored.value).toEqual({ name: '-x', risk_score: '-5' });
+  });
+
+  it('reads back every value as an export writes it, formulas and quoting included', () => {
+    const values = [
+      '=1+1',
+      "'=1",
+      "''=1",
+      "'plain",
+      "'",
+      '+x',
+      '-x',
+      '@x',
+      '\tx',
+      '\rx',
+      'a,b',
+      'say "hi"',
+      'two\nlines',
+      'cr\ronly',
+      'crlf\r\nend',
+      ' padded ',
+      '\uff1dfull width',
+    ];
+    const body = csvText([['id', 'name'], ...values.map((value, i) => [`a-${i}`, value])]);
+    expect(convert(body, 7).map((item) => (item.value as { name: string }).name)).toEqual(values);
   });
 
   it('refuses a row whose field count differs from the header, naming its line', () => {

@@ -1,11 +1,18 @@
 import { CsvError, Parser } from 'csv-parse';
 import type { ConvertedItem, RawAssetItem, ScannerConverter } from './converted-item.js';
-import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
+import { ASSET_CSV_COLUMNS } from '../../assets/asset-csv-columns.js';
+import { formulaUnquoted } from '../../common/export/spreadsheet-formulas.js';
 import { FormatError } from './format-error.js';
 import { numberOrText } from './scan-values.js';
 
 /** The asset fields a CSV header may name. */
-const CSV_FIELDS: ReadonlySet<string> = new Set(['id', ...ASSET_FIELDS]);
+const CSV_FIELDS: ReadonlySet<string> = new Set(
+  ASSET_CSV_COLUMNS.filter((column) => column.ingested).map((column) => column.name),
+);
+/** The columns an export writes beside them, which a header may name and are ignored. */
+const EXPORT_ONLY: ReadonlySet<string> = new Set(
+  ASSET_CSV_COLUMNS.filter((column) => !column.ingested).map((column) => column.name),
+);
 
 const CSV_REFUSALS: Record<string, string> = {
   // csv-parse names this one without its CSV_ prefix.
@@ -47,7 +54,8 @@ export class CsvConverter implements ScannerConverter {
   });
   /** Decodes only to refuse bytes that are not UTF-8; csv-parse decodes the fields. */
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
-  private header: string[] | null = null;
+  /** Each column's field; null for one an export writes, which is ignored. */
+  private header: (string | null)[] | null = null;
   /** The physical line the next record starts on. */
   private line = 1;
 
@@ -110,28 +118,30 @@ export class CsvConverter implements ScannerConverter {
       );
     }
     const asset: Record<string, string | number> & RawAssetItem = {};
-    record.forEach((cell, column) => {
-      if (cell === '') return;
+    record.forEach((written, column) => {
       const field = header[column];
+      if (written === '' || field === null) return;
+      // A cell an export wrote as text rather than as a formula is read as its value.
+      const cell = formulaUnquoted(written);
       asset[field] = field === 'risk_score' ? (numberOrText(cell) ?? cell) : cell;
     });
     return { part: 'assets', path: `line ${line}`, value: asset };
   }
 
-  private readHeader(record: string[]): string[] {
+  private readHeader(record: string[]): (string | null)[] {
     const seen = new Set<string>();
     return record.map((cell, column) => {
       const name = cell.trim();
-      if (!CSV_FIELDS.has(name)) {
+      if (!CSV_FIELDS.has(name) && !EXPORT_ONLY.has(name)) {
         throw new FormatError(
           name === ''
             ? `line 1: column ${column + 1} has no name`
-            : `line 1: ${JSON.stringify(name)} is not an asset field (${[...CSV_FIELDS].join(', ')})`,
+            : `line 1: ${JSON.stringify(name)} is not an asset field (${[...CSV_FIELDS].join(', ')}) nor a column an export writes (${[...EXPORT_ONLY].join(', ')})`,
         );
       }
       if (seen.has(name)) throw new FormatError(`line 1: ${name} is named twice`);
       seen.add(name);
-      return name;
+      return CSV_FIELDS.has(name) ? name : null;
     });
   }
 }
