@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import type { FastifyReply } from 'fastify';
 import { Origin } from '../changes/change-origin.decorator.js';
 import { Roles } from '../common/decorators/roles.decorator.js';
+import { ApiExportResponse } from '../common/export/api-export-response.decorator.js';
+import { sendExport } from '../common/export/export-reply.js';
 import {
   ApiAuthenticated,
   ApiErrorResponses,
@@ -12,6 +14,7 @@ import { TOTAL_COUNT_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { AssetFindingsQueryDto } from './dto/asset-findings-query.dto.js';
+import { ExportFindingsQueryDto } from './dto/export-findings-query.dto.js';
 import { FindingFiltersQueryDto } from './dto/finding-filters-query.dto.js';
 import { FindingResponse } from './dto/finding-response.dto.js';
 import { FindingSummaryResponse } from './dto/finding-summary-response.dto.js';
@@ -79,6 +82,18 @@ export class FindingsController {
   @ApiErrorResponses(BAD_QUERY)
   trend(@Query() query: FindingTrendQueryDto): Promise<FindingTrendEntry[]> {
     return this.findings.trend(query);
+  }
+
+  @Get('findings/export')
+  @ApiOperation({
+    summary: 'Export findings',
+    description:
+      "Every finding the list's filters keep, in the list's order (its `sort`), without paging, streamed as an attachment: CSV (the default) or NDJSON. The CSV's header row: `id`, `assetId`, `vulnId`, `score`, `severity`, `status`, `summary`, `publishedDate`, `sources` (separated by spaces), `firstSeenAt`, `lastSeenAt`, `fixedAt`, `reopenedAt`, `reopenCount`, `dueAt`, `overdue`, `reason`, `acceptedUntil`, `triagedBy` (the e-mail of who triaged it); a cell that would begin with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'` (spreadsheet formula injection). NDJSON: one finding per line, as `GET /api/findings/{id}` shows it. What reads as open and overdue is of the moment the export starts.",
+  })
+  @ApiExportResponse('findings')
+  @ApiErrorResponses(BAD_QUERY)
+  async export(@Query() query: ExportFindingsQueryDto, @Res() reply: FastifyReply): Promise<void> {
+    await sendExport(reply, 'findings', query.format ?? 'csv', this.findings.export(query));
   }
 
   @Get('findings/:id')

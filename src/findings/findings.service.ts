@@ -17,13 +17,17 @@ import {
   FindingsRepository,
   type FindingClock,
   type FindingFilters,
+  type FindingKey,
   type FindingTriage,
   type FindingsWithSources,
 } from '../database/repositories/findings.repository.js';
 import type { FindingRow } from '../database/tables/findings.table.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import type { WriteUnit } from '../database/writer/write-unit.js';
+import { EXPORT_BATCH_SIZE, exportText } from '../common/export/export-text.js';
 import type { AssetFindingsQueryDto } from './dto/asset-findings-query.dto.js';
+import type { ExportFindingsQueryDto } from './dto/export-findings-query.dto.js';
+import { FINDING_CSV_COLUMNS } from './finding-csv-columns.js';
 import type { FindingFiltersQueryDto } from './dto/finding-filters-query.dto.js';
 import {
   toFindingRecord,
@@ -65,6 +69,12 @@ function filtersOf(query: FindingFiltersQueryDto & { assetId?: string }): Findin
   };
 }
 
+/** The list's order of a query: its field (default score, descending), and which way. */
+function orderOf(query: { sort?: string }): { sort: FindingSortField; descending: boolean } {
+  const sort = query.sort ?? '-score';
+  return { sort: sort.replace(/^-/, '') as FindingSortField, descending: sort.startsWith('-') };
+}
+
 /** `YYYY-MM-DD` of a UTC day. */
 const dayOf = (time: Date): string => time.toISOString().slice(0, 10);
 
@@ -92,18 +102,43 @@ export class FindingsService {
     assetId?: string,
   ): Promise<FindingPage> {
     const clock = this.clock();
-    const sort = query.sort ?? '-score';
     const { rows, sources, total } = await this.findings.page(
       filtersOf({ ...query, ...(assetId !== undefined && { assetId }) }),
       clock,
       {
-        sort: sort.replace(/^-/, '') as FindingSortField,
-        descending: sort.startsWith('-'),
+        ...orderOf(query),
         limit: query.limit,
         offset: query.offset,
       },
     );
     return { findings: this.responses({ rows, sources }, clock.now), total };
+  }
+
+  /**
+   * Every finding the list's filters keep, in its order, as the text of `format`: read a batch
+   * at a time, each starting after the last finding of the one before. What reads as open and
+   * overdue is of the moment the export starts.
+   */
+  export(query: ExportFindingsQueryDto): AsyncGenerator<string> {
+    return exportText(query.format ?? 'csv', this.batches(query), FINDING_CSV_COLUMNS);
+  }
+
+  private async *batches(query: ExportFindingsQueryDto): AsyncGenerator<FindingResponse[]> {
+    const clock = this.clock();
+    const filters = filtersOf(query);
+    let after: FindingKey | undefined;
+    for (;;) {
+      const { rows, sources } = await this.findings.batch(filters, clock, {
+        ...orderOf(query),
+        after,
+        limit: EXPORT_BATCH_SIZE,
+      });
+      if (rows.length === 0) return;
+      const last = rows[rows.length - 1];
+      after = { key: last.sort_key, id: last.id };
+      yield this.responses({ rows, sources }, clock.now);
+      if (rows.length < EXPORT_BATCH_SIZE) return;
+    }
   }
 
   /**

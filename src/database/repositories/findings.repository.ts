@@ -20,7 +20,11 @@ import {
   OPENED,
   type CountRow,
 } from './findings/finding-count-reads.js';
-import { FINDINGS_SELECT, FINDING_SOURCES_SELECT } from './findings/finding-selects.js';
+import {
+  FINDINGS_SELECT,
+  FINDING_SELECT_LIST,
+  FINDING_SOURCES_SELECT,
+} from './findings/finding-selects.js';
 
 /** Stored findings' rows, with the `sources` of each in order. */
 export interface FindingsWithSources {
@@ -61,6 +65,27 @@ export interface FindingPageQuery {
   limit: number;
   offset: number;
 }
+
+/**
+ * A finding's place in an order: its sort value as the read gives it (a number, or a
+ * timestamp's text, exact: bound again as it is), null when missing, and its id.
+ */
+export interface FindingKey {
+  key: string | number | null;
+  id: string;
+}
+
+/** Rows of the list in its order: where they start, and how many. */
+export interface FindingBatchQuery {
+  sort: FindingSortField;
+  descending: boolean;
+  /** The finding the rows start after. */
+  after?: FindingKey;
+  limit: number;
+}
+
+/** A finding's row with its sort value (FindingKey's `key`). */
+export type KeyedFindingRow = FindingRow & { sort_key: string | number | null };
 
 /** The findings of one stored status and severity, counted for the summary. */
 export interface FindingCountRow {
@@ -242,8 +267,7 @@ export class FindingsRepository {
       : await this.count(where, parameters);
     // Past the end (or nothing to find): no second query.
     if (page.offset >= total) return { rows: [], sources: new Map(), total };
-    // Missing values (no score, not fixed, no due date) last either way; id makes it total.
-    const order = `${this.sortExpression(page.sort, clock)} ${page.descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`;
+    const order = this.orderBy(page.sort, page.descending, clock);
     const rows = await this.read<FindingRow>(
       `${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
       { ...parameters, limit: page.limit, offset: page.offset },
@@ -253,6 +277,54 @@ export class FindingsRepository {
       this.dataSource.manager,
     );
     return { rows, sources, total };
+  }
+
+  /**
+   * The next rows of an export, with their sources: the findings `filters` keep, in the list's
+   * order, from after `query.after`, without a total. Each row carries its sort value, read
+   * with timestamps as text (exact on PostgreSQL, to the microsecond) to be bound again.
+   */
+  async batch(
+    filters: FindingFilters,
+    clock: FindingClock,
+    query: FindingBatchQuery,
+  ): Promise<{ rows: KeyedFindingRow[]; sources: Map<string, string[]> }> {
+    // The acceptances past their end among the severities asked: without any, a status filter
+    // is the stored status alone.
+    const expired =
+      filters.statuses === undefined
+        ? []
+        : await new FindingCountReads(this.read.bind(this)).expired(
+            clock.now,
+            clock.overdueBefore,
+            filters.severities,
+          );
+    const expression = this.sortExpression(query.sort, clock);
+    const after: string[] = [];
+    const keys: Record<string, unknown> = {};
+    if (query.after !== undefined) {
+      const { key, id } = query.after;
+      // Missing values last either way, then by id (orderBy).
+      const tie = 'id > :afterId';
+      after.push(
+        key === null
+          ? `(${expression} IS NULL AND ${tie})`
+          : `(${expression} ${query.descending ? '<' : '>'} :afterKey OR (${expression} = :afterKey AND ${tie}) OR ${expression} IS NULL)`,
+      );
+      Object.assign(keys, { afterKey: key, afterId: id });
+    }
+    const { where, parameters } = filtersWhere(filters, clock, after, expired.length === 0);
+    const rows = await runNamed<KeyedFindingRow>(
+      this.dataSource.manager,
+      `SELECT ${FINDING_SELECT_LIST}, ${expression} AS sort_key FROM findings${where} ORDER BY ${this.orderBy(query.sort, query.descending, clock)} LIMIT :limit`,
+      { ...parameters, ...keys, limit: query.limit },
+      { timestampsAsText: true },
+    );
+    const sources = await this.sourcesOf(
+      rows.map((row) => row.id),
+      this.dataSource.manager,
+    );
+    return { rows, sources };
   }
 
   /** How many findings a WHERE keeps, counted. */
@@ -439,6 +511,11 @@ export class FindingsRepository {
         { id, now },
       );
     }
+  }
+
+  /** The list's order: missing values (no score, not fixed, no due date) last either way. */
+  private orderBy(sort: FindingSortField, descending: boolean, clock: FindingClock): string {
+    return `${this.sortExpression(sort, clock)} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`;
   }
 
   /**

@@ -5,12 +5,15 @@ import {
 } from '../../tables/finding-sources.table.js';
 import { FINDING_COLUMNS } from '../../tables/findings.table.js';
 
-/** Whole findings rows (the date as its text), without their WHERE. */
-export const FINDINGS_SELECT = `SELECT ${selectList(
+/** The columns of whole findings rows (the date as its text). */
+export const FINDING_SELECT_LIST = selectList(
   Object.values(FINDING_COLUMNS).map((column) =>
     column.type === 'json' ? { name: column.name, type: 'text' as const } : column,
   ),
-)} FROM findings`;
+);
+
+/** Whole findings rows (the date as its text), without their WHERE. */
+export const FINDINGS_SELECT = `SELECT ${FINDING_SELECT_LIST} FROM findings`;
 
 /** The columns of a finding the planner reads (PlannedFinding), in this order. */
 export const PLANNED_FINDING_COLUMNS = [
