@@ -204,10 +204,32 @@ export interface Answer<T> {
   headers: Headers;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** The headers of a signed-in request: the session's token goes in Authorization, never in a URL. */
+function signedHeaders(accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept };
   const token = session.token;
   if (token) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/** The sentence of an answer >= 400 (its `{"error"}`, else its status); a 401 signs out. */
+function failure(response: Response, text: string, path: string): ApiError {
+  let error: unknown;
+  try {
+    error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+  } catch {
+    // Not JSON: the status speaks instead.
+  }
+  const message =
+    typeof error === 'string'
+      ? error
+      : `The service answered ${response.status} ${response.statusText}`;
+  if (response.status === 401 && session.token && path !== '/api/auth/login') onUnauthorized();
+  return new ApiError(response.status, message);
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  const headers = signedHeaders('application/json');
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -220,6 +242,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
     throw new ApiError(0, 'The service could not be reached. Check the connection and try again.');
   }
   const text = await response.text();
+  if (!response.ok) throw failure(response, text, path);
   let parsed: unknown = undefined;
   if (text !== '') {
     try {
@@ -228,16 +251,41 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       parsed = undefined;
     }
   }
-  if (!response.ok) {
-    const error = (parsed as { error?: unknown } | undefined)?.error;
-    const message =
-      typeof error === 'string'
-        ? error
-        : `The service answered ${response.status} ${response.statusText}`;
-    if (response.status === 401 && token && path !== '/api/auth/login') onUnauthorized();
-    throw new ApiError(response.status, message);
-  }
   return { body: parsed as T, headers: response.headers };
+}
+
+/**
+ * Saves the attachment a GET of `path` answers (an export) as a file, under the name its
+ * Content-Disposition gives (else `fallbackName`). Fetched with the token in its header, as
+ * every request is, then handed to the browser as a file from memory.
+ */
+export async function download(path: string, fallbackName: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: signedHeaders('*/*') });
+  } catch {
+    throw new ApiError(0, 'The service could not be reached. Check the connection and try again.');
+  }
+  if (!response.ok) throw failure(response, await response.text(), path);
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch {
+    // The service closes the connection when it cannot finish an export it has started.
+    throw new ApiError(0, 'The export was cut short before its end. Try again.');
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Once the browser has taken the file: revoking at once may cancel the download.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export const get = async <T>(path: string): Promise<T> => (await request<T>('GET', path)).body;

@@ -1,6 +1,6 @@
 import { cloneElement, isValidElement, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { messageOf, type Severity } from './api';
+import { download, messageOf, query, type Severity } from './api';
 
 /** An API error (or any failure) in words, announced to screen readers. */
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -149,5 +149,53 @@ export function Pager({
         Next
       </button>
     </nav>
+  );
+}
+
+/**
+ * Downloads the export of a list (`path`, such as `/api/assets/export`) with the list's
+ * filters and sort, in the format chosen: CSV or NDJSON.
+ */
+export function ExportButton({
+  path,
+  name,
+  params,
+}: {
+  path: string;
+  name: string;
+  params: Record<string, string>;
+}) {
+  const [format, setFormat] = useState<'csv' | 'ndjson'>('csv');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await download(`${path}${query({ ...params, format })}`, `${name}.${format}`);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="export">
+      <label>
+        <span class="visually-hidden">Export format</span>
+        <select
+          name="format"
+          value={format}
+          onChange={(event) => setFormat(event.currentTarget.value as 'csv' | 'ndjson')}
+        >
+          <option value="csv">CSV</option>
+          <option value="ndjson">NDJSON</option>
+        </select>
+      </label>
+      <button type="button" class="secondary" disabled={busy} onClick={() => void run()}>
+        {busy ? 'Exporting…' : 'Export'}
+      </button>
+      <ErrorMessage error={error} />
+    </div>
   );
 }

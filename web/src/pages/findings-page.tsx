@@ -10,7 +10,7 @@ import {
   type User,
 } from '../api';
 import { navigate, useLocation } from '../router';
-import { ErrorMessage, Field, Pager, useAsync, useTitle } from '../ui';
+import { ErrorMessage, ExportButton, Field, Pager, useAsync, useTitle } from '../ui';
 import { FindingTable, STATUS_LABELS, useAssetNames } from './finding-list';
 
 const PAGE_SIZE = 50;
@@ -187,7 +187,10 @@ export function FindingsPage({ user }: { user: User }) {
 
   return (
     <>
-      <h1 tabIndex={-1}>Findings</h1>
+      <div class="page-head">
+        <h1 tabIndex={-1}>Findings</h1>
+        <ExportButton path="/api/findings/export" name="findings" params={{ ...filters, sort }} />
+      </div>
       <ErrorMessage error={summary.error} />
       {summary.data && <SummaryCounts summary={summary.data} />}
       <form class="filters" role="search" onSubmit={applyFilters}>

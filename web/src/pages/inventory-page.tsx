@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { query, request, type Asset, type User } from '../api';
 import { navigate, useLocation } from '../router';
-import { ErrorMessage, Field, Pager, RiskBadge, useAsync, useTitle } from '../ui';
+import { ErrorMessage, ExportButton, Field, Pager, RiskBadge, useAsync, useTitle } from '../ui';
 import { AssetForm } from './asset-form';
 
 const PAGE_SIZE = 50;
@@ -81,11 +81,14 @@ export function InventoryPage({ user }: { user: User }) {
     <>
       <div class="page-head">
         <h1 tabIndex={-1}>Inventory</h1>
-        {canEdit && !creating && (
-          <button type="button" onClick={() => setCreating(true)}>
-            New asset
-          </button>
-        )}
+        <div class="actions">
+          <ExportButton path="/api/assets/export" name="assets" params={{ ...filters, sort }} />
+          {canEdit && !creating && (
+            <button type="button" onClick={() => setCreating(true)}>
+              New asset
+            </button>
+          )}
+        </div>
       </div>
       {creating && (
         <section class="card" aria-labelledby="new-asset">
