@@ -3,6 +3,7 @@
 // bench/README.md); missing answers what the stage needs that the machine lacks, or null, and is
 // asked of every selected stage before the first runs. Adding one is a file and a line here.
 import changes from './changes.mjs';
+import exportStage from './export.mjs';
 import findings from './findings.mjs';
 import formats from './formats.mjs';
 import http from './http.mjs';
@@ -11,4 +12,4 @@ import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
 import ui from './ui.mjs';
 
-export const stages = [ingest, largeBody, formats, http, changes, findings, scale, ui];
+export const stages = [ingest, largeBody, formats, http, changes, findings, exportStage, scale, ui];
