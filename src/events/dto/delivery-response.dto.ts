@@ -12,7 +12,13 @@ export class DeliveryResponse {
   @ApiProperty({ example: 'asset.created' })
   type: string;
 
-  @ApiProperty({ enum: DELIVERY_STATUSES, enumName: 'DeliveryStatus' })
+  @ApiProperty({
+    enum: DELIVERY_STATUSES,
+    enumName: 'DeliveryStatus',
+    description:
+      'pending (to be sent, or again); delivered (answered 2xx); failed (retried 24 hours)',
+    example: 'delivered',
+  })
   status: DeliveryStatus;
 
   @ApiProperty({ type: 'integer', minimum: 0 })
