@@ -13,6 +13,7 @@ import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DiagramsModule } from './diagrams/diagrams.module.js';
+import { EventsModule } from './events/events.module.js';
 import { GraphModule } from './graph/graph.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IngestModule } from './ingest/ingest.module.js';
@@ -39,6 +40,7 @@ export class AppModule {
         DiagramsModule,
         IngestModule,
         RunsModule,
+        EventsModule,
         MetricsModule,
       ],
       providers: [

@@ -36,6 +36,29 @@ export interface AppConfig {
   changeHistory: boolean;
   /** Days from a finding's opening (or last reopening) to its due date, by severity. */
   findingSlaDays: Record<SlaSeverity, number>;
+  webhooks: WebhooksConfig;
+}
+
+/** How events are sent to webhooks. */
+export interface WebhooksConfig {
+  /** `http://` URLs accepted (tests, closed networks); else `https://` only. */
+  allowHttp: boolean;
+  /** Hosts resolving to loopback, private or link-local addresses accepted. */
+  allowPrivate: boolean;
+  /** Most deliveries in flight at once, per process. */
+  concurrency: number;
+  /** An answer later than this is a failure. */
+  timeoutMs: number;
+  /** The delay before the first retry; each next one doubles it (at most an hour). */
+  firstRetryMs: number;
+  /** How long a delivery is retried from its first attempt before it is failed. */
+  retryForSeconds: number;
+  /** A webhook failing this long without a success is disabled. */
+  disableAfterSeconds: number;
+  /** How often the outbox is looked at for other processes' events and retries due. */
+  pollMs: number;
+  /** How often feeds are checked for lateness and findings for their due date. */
+  checkEverySeconds: number;
 }
 
 export interface MetricsConfig {
@@ -231,6 +254,17 @@ export function loadConfig(env: Env): AppConfig {
     },
     changeHistory: readChangeHistory(get('CHANGE_HISTORY'), fail),
     findingSlaDays: readFindingSlaDays(get('FINDING_SLA_DAYS'), fail),
+    webhooks: {
+      allowHttp: boolean('WEBHOOK_ALLOW_HTTP', false),
+      allowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
+      concurrency: integer('WEBHOOK_CONCURRENCY', 16, 1, 256),
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
+      firstRetryMs: integer('WEBHOOK_FIRST_RETRY_MS', 30_000, 10, 60_000),
+      retryForSeconds: integer('WEBHOOK_RETRY_FOR_S', 86_400, 1, 86_400),
+      disableAfterSeconds: integer('WEBHOOK_DISABLE_AFTER_S', 259_200, 1, 2_592_000),
+      pollMs: integer('WEBHOOK_POLL_MS', 1000, 10, 60_000),
+      checkEverySeconds: integer('EVENTS_CHECK_S', 60, 1, 3600),
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { databaseOptions } from './database-options.js';
 import { Dialect } from './dialect/dialect.js';
 import { REPOSITORIES } from './repositories/repositories.js';
 import { InventoryWriter } from './writer/inventory-writer.js';
+import { OutboxSignal } from './outbox/outbox-signal.js';
 
 @Global()
 @Module({})
@@ -43,10 +44,11 @@ export class DatabaseModule {
           useFactory: (dataSource: AppDataSource) => dataSource.dialect,
           inject: [getDataSourceToken()],
         },
+        OutboxSignal,
         InventoryWriter,
         ...REPOSITORIES,
       ],
-      exports: [Dialect, InventoryWriter, ...REPOSITORIES],
+      exports: [Dialect, OutboxSignal, InventoryWriter, ...REPOSITORIES],
     };
   }
 }

@@ -12,6 +12,11 @@ import { Diagram } from './entities/diagram.entity.js';
 import { Relation } from './entities/relation.entity.js';
 import { IdempotencyKey } from './entities/idempotency-key.entity.js';
 import { IngestionRun } from './entities/ingestion-run.entity.js';
+import { EventMark } from './entities/event-mark.entity.js';
+import { Feed } from './entities/feed.entity.js';
+import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
+import { WebhookEvent } from './entities/webhook-event.entity.js';
+import { Webhook } from './entities/webhook.entity.js';
 
 /** Every entity of the service; features share them through TypeORM. */
 export const ENTITIES = [
@@ -29,4 +34,9 @@ export const ENTITIES = [
   IdempotencyKey,
   ChangeSet,
   Change,
+  Webhook,
+  WebhookEvent,
+  WebhookDelivery,
+  Feed,
+  EventMark,
 ];

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { VulnerabilityValues } from '../common/field-rules/vulnerability-list.js';
 import { FindingStoredRows } from '../database/repositories/findings/finding-stored-rows.js';
@@ -6,6 +8,8 @@ import { FindingWrites } from '../database/repositories/findings/finding-writes.
 import { FindingsRepository } from '../database/repositories/findings.repository.js';
 import type { WriteUnit } from '../database/writer/write-unit.js';
 import { toFindingRecord } from './dto/finding-response.dto.js';
+import { FindingDueDates } from './finding-due-dates.js';
+import { FindingEvents, findingPlanEvents, type FindingEventEntry } from './finding-events.js';
 import { findingStatusChanges } from './plan/finding-status-changes.js';
 import { planFindings } from './plan/plan-findings.js';
 
@@ -20,7 +24,14 @@ export type VulnerabilityEntry = Pick<VulnerabilityValues, 'id'> &
  */
 @Injectable()
 export class FindingListWriter {
-  constructor(private readonly findings: FindingsRepository) {}
+  private readonly events: FindingEvents;
+
+  constructor(
+    private readonly findings: FindingsRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.events = new FindingEvents(new FindingDueDates(config.findingSlaDays));
+  }
 
   /** In `unit`, at `now`: the asset's findings after a write that lists `listed`. */
   async write(
@@ -46,6 +57,11 @@ export class FindingListWriter {
     );
     await new FindingWrites(sql, null, now).apply(new Map([[assetId, plan]]));
     await sql.settle();
+    const entries: FindingEventEntry[] = [];
+    for (const entry of findingPlanEvents(plan)) {
+      if (await unit.subscribed(entry[1])) entries.push(entry);
+    }
+    unit.emit(...(await this.events.read(sql, entries, now)));
     if (!unit.recording) return;
     const created = await this.findings.byIds(
       plan.creates.map((entry) => entry.id),

@@ -2,7 +2,9 @@ import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
 import { v7 as timeOrderedUuid } from 'uuid';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { ChangeWriter } from './apply/change-writer.js';
+import { EventWriter } from './apply/event-writer.js';
 import { PlanWriter } from './apply/plan-writer.js';
+import type { FindingEvents } from '../findings/finding-events.js';
 import type { IngestAsset, IngestPayload, IngestRelation } from './ingest-payload.js';
 import type { IngestLookups, IngestSql } from '../database/ingest-sql.js';
 import { PLAN_ITEMS_PER_TURN } from '../database/ingest-tuning.js';
@@ -103,7 +105,8 @@ export class IngestRun {
   /**
    * `sql`: the transaction to write in, or null for a dry run. `lookups`: where the stored
    * rows are read. `now`: the run's time. `history`: whose change records the run writes
-   * (none when null).
+   * (none when null). `findingEvents`: what the run's events show of findings (no events when
+   * null).
    */
   constructor(
     private readonly payload: IngestPayload,
@@ -111,13 +114,15 @@ export class IngestRun {
     lookups: IngestLookups,
     now = new Date(),
     history: ChangeOrigin | null = null,
+    findingEvents: FindingEvents | null = null,
   ) {
     const { source, matchByIp, itemName } = payload;
     this.context = { source, matchByIp, itemName, newId: () => timeOrderedUuid() };
     this.stored = new StoredRows(lookups);
     this.readAhead = lookups.readAhead;
     const changes = sql && history ? new ChangeWriter(sql, history, source, now) : null;
-    this.writer = sql ? new PlanWriter(sql, source, now, changes) : null;
+    const events = sql && findingEvents ? new EventWriter(sql, source, now, findingEvents) : null;
+    this.writer = sql ? new PlanWriter(sql, source, now, changes, events) : null;
     this.changes = new ChangeLog(source, now.toISOString());
   }
 

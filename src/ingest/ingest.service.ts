@@ -19,6 +19,8 @@ import { chooseFormat, type ScannerBodyKind } from './formats/format-choice.js';
 import { openScannerInWorker } from './parse/scanner-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../database/ingest-tuning.js';
 import { IngestRun, type IngestOutcome } from './ingest-run.js';
+import { FindingDueDates } from '../findings/finding-due-dates.js';
+import { FindingEvents } from '../findings/finding-events.js';
 
 /** What besides the body tells how to read it: its Content-Type, and the query's options. */
 export interface IngestForm {
@@ -47,7 +49,11 @@ export class IngestService implements OnModuleDestroy {
     private readonly dialect: Dialect,
     private readonly metrics: IngestMetrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.findingEvents = new FindingEvents(new FindingDueDates(config.findingSlaDays));
+  }
+
+  private readonly findingEvents: FindingEvents;
 
   async onModuleDestroy(): Promise<void> {
     await this.dialect.settled();
@@ -103,7 +109,7 @@ export class IngestService implements OnModuleDestroy {
         const history = this.config.changeHistory
           ? { caller, requestId: hooks.requestId, runId: hooks.runId }
           : null;
-        const run = new IngestRun(payload, sql, lookups, new Date(), history);
+        const run = new IngestRun(payload, sql, lookups, new Date(), history, this.findingEvents);
         const response = answer(await run.execute());
         await hooks.beforeCommit?.(sql, response);
         return response;

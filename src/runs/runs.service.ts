@@ -13,6 +13,24 @@ import type {
   RunStatus,
 } from '../database/entities/ingestion-run.entity.js';
 import { RunInstance } from './run-instance.service.js';
+import type { OutboxEvent } from '../database/outbox/outbox-event.js';
+import type { EventType } from '../database/outbox/event-types.js';
+import { OutboxSignal } from '../database/outbox/outbox-signal.js';
+import { OutboxWrites } from '../database/repositories/outbox/outbox-writes.js';
+import { WebhooksRepository } from '../database/repositories/webhooks.repository.js';
+import { toRunResponse } from './dto/run-response.dto.js';
+
+/** A run's end as an event (run.succeeded, run.rejected, run.failed); none for a dry run. */
+function runEvent(run: IngestionRun): OutboxEvent | null {
+  if (run.dryRun === true || run.status === 'running') return null;
+  return {
+    type: `run.${run.status}` as EventType,
+    data: toRunResponse(run),
+    sources: run.source === null ? [] : [run.source],
+    site: null,
+    score: null,
+  };
+}
 
 /** Runs are kept this long, then deleted as later runs start. */
 export const RUN_RETENTION_DAYS = 90;
@@ -46,6 +64,8 @@ export class RunsService implements OnApplicationBootstrap {
   constructor(
     private readonly runs: RunsRepository,
     private readonly instance: RunInstance,
+    private readonly webhooks: WebhooksRepository,
+    private readonly signal: OutboxSignal,
   ) {}
 
   /** Before the service listens: runs left running by a process that stopped are failed. */
@@ -105,11 +125,17 @@ export class RunsService implements OnApplicationBootstrap {
     return record;
   }
 
-  /** Records the end of a run. */
+  /** Records the end of a run, and sends its event. */
   async finish(record: RunRecord, end: RunEnd): Promise<void> {
     record.run = { ...record.run, ...this.endColumns(end) };
     const { id, ...changes } = record.run;
-    await this.written(record, () => this.runs.update(id, changes));
+    const event = runEvent(record.run);
+    await this.written(record, async () => {
+      await this.runs.update(id, changes);
+      if (event && (await this.webhooks.emit([event], record.run.finishedAt!)) > 0) {
+        this.signal.notify();
+      }
+    });
   }
 
   /**
@@ -119,6 +145,11 @@ export class RunsService implements OnApplicationBootstrap {
   async finishWithin(sql: IngestSql, record: RunRecord, end: RunEnd): Promise<void> {
     const run = { ...record.run, ...this.endColumns(end) };
     await this.runs.upsertWithin(sql, run);
+    const event = runEvent(run);
+    if (event) {
+      const outbox = new OutboxWrites(sql);
+      await outbox.write(await outbox.subscriptions(), [event], run.finishedAt!);
+    }
     record.run = run;
   }
 

@@ -32,7 +32,8 @@ type Seed = Record<
   | 'run'
   | 'rejectedRun'
   | 'acceptedFinding'
-  | 'fixedFinding',
+  | 'fixedFinding'
+  | 'webhook',
   string
 >;
 
@@ -75,6 +76,10 @@ const CALLS: Record<string, (seed: Seed) => Call[]> = {
     { path: { id: seed.manual } },
   ],
   '/api/findings/summary': () => [{}, { query: { site: 'nowhere' } }],
+  '/api/webhooks/{id}': (seed) => [{ path: { id: seed.webhook } }],
+  '/api/webhooks/{id}/deliveries': (seed) => [
+    { path: { id: seed.webhook }, query: { limit: '5' } },
+  ],
   '/api/findings/trend': () => [{}, { query: { days: '1', severity: 'critical' } }],
 };
 
@@ -229,6 +234,13 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
     content: { nodes: [{ assetId: 'fw-1', x: 10, y: 20 }], edges: [] },
   });
   await ok('POST', '/api/diagrams', { name: 'Scratch' });
+  // A webhook on the loopback's discard port, with a delivery queued (its ping).
+  const webhook = await ok('POST', '/api/webhooks', {
+    url: 'http://127.0.0.1:9/hook',
+    events: ['feed.late'],
+    filter: { minScore: 9, sources: ['nmap-dmz'], sites: ['paris'] },
+  });
+  await t.request('POST', `/api/webhooks/${webhook.id}/ping`, { token: admin });
   return {
     manual: manual.id,
     bare: bare.id,
@@ -239,6 +251,7 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
     rejectedRun: rejectedRuns[0].id,
     acceptedFinding: critical.id,
     fixedFinding: fixed.id,
+    webhook: webhook.id,
   };
 }
 
@@ -250,7 +263,7 @@ describe('Every GET route answers as the OpenAPI document says', () => {
   let validator: (schema: object) => ValidateFunction;
 
   beforeAll(async () => {
-    t = await TestApp.start();
+    t = await TestApp.start({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
     const served = await t.request<Document>('GET', '/api/docs-json');
     if (served.status !== 200) throw new Error(`GET /api/docs-json: ${served.status}`);
     document = served.body;

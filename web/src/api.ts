@@ -98,6 +98,59 @@ export interface Run {
   error: string | null;
 }
 
+export interface Feed {
+  name: string;
+  assets: number;
+  lastRunAt: string | null;
+  lastSucceededAt: string | null;
+  lastStatus: Run['status'] | null;
+  expectedEverySeconds: number | null;
+  late: boolean;
+}
+
+export const EVENT_TYPES = [
+  'asset.created',
+  'asset.deleted',
+  'finding.opened',
+  'finding.reopened',
+  'finding.fixed',
+  'finding.overdue',
+  'run.succeeded',
+  'run.rejected',
+  'run.failed',
+  'feed.late',
+] as const;
+
+export interface WebhookFilter {
+  minScore?: number;
+  sources?: string[];
+  sites?: string[];
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  filter: WebhookFilter | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** In the creation's answer only. */
+  secret?: string;
+}
+
+export interface Delivery {
+  id: string;
+  eventId: string;
+  type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastAttemptAt: string | null;
+  responseStatus: number | null;
+  nextAttemptAt: string | null;
+}
+
 export interface Change {
   id: string;
   time: string;

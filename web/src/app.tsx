@@ -6,11 +6,13 @@ import { AccountPage } from './pages/account-page';
 import { ApiKeysPage } from './pages/api-keys-page';
 import { AssetPage } from './pages/asset-page';
 import { DiagramsPage } from './pages/diagrams-page';
+import { FeedsPage } from './pages/feeds-page';
 import { FindingsPage } from './pages/findings-page';
 import { InventoryPage } from './pages/inventory-page';
 import { LoginPage } from './pages/login-page';
 import { RunPage, RunsPage } from './pages/runs-page';
 import { UsersPage } from './pages/users-page';
+import { WebhooksPage } from './pages/webhooks-page';
 import { ErrorBoundary } from './error-boundary';
 import { ErrorMessage } from './ui';
 
@@ -23,6 +25,8 @@ const LINKS: { href: string; label: string; admin?: boolean }[] = [
   { href: '/map', label: 'Map' },
   { href: '/diagrams', label: 'Diagrams' },
   { href: '/runs', label: 'Ingestion runs' },
+  { href: '/feeds', label: 'Feeds' },
+  { href: '/webhooks', label: 'Webhooks', admin: true },
   { href: '/api-keys', label: 'API keys' },
   { href: '/users', label: 'Users', admin: true },
   { href: '/account', label: 'Account' },
@@ -149,6 +153,10 @@ function route(path: string, user: User) {
       return <DiagramsPage user={user} />;
     case 'runs':
       return id ? <RunPage id={id} user={user} /> : <RunsPage />;
+    case 'feeds':
+      return <FeedsPage user={user} />;
+    case 'webhooks':
+      return <WebhooksPage user={user} id={id} />;
     case 'api-keys':
       return <ApiKeysPage />;
     case 'users':

@@ -123,6 +123,13 @@ export abstract class Dialect {
   abstract readonly lockRows: string;
 
   /**
+   * The clause that makes a SELECT take rows of `alias` that no other transaction holds, and
+   * hold them until the commit (each pending delivery claimed by one replica), or '' where one
+   * process owns the database (SQLite).
+   */
+  abstract claimRows(alias: string): string;
+
+  /**
    * Whether the comma-separated list of ports and ranges in `column` (`22,80-90`) holds the
    * :named `port`; items that are not a port or range hold nothing.
    */

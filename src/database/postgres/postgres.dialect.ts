@@ -45,6 +45,11 @@ const ANALYZE_INGESTED = `ANALYZE ${[...INGESTED_TABLES, 'changes'].join(', ')}`
 /** PostgreSQL: a server, a pool of connections, rows locked by the writers that change them. */
 export class PostgresDialect extends Dialect {
   readonly lockRows = 'FOR UPDATE';
+
+  claimRows(alias: string): string {
+    return `FOR UPDATE OF ${alias} SKIP LOCKED`;
+  }
+
   readonly oneWriter = false;
   private readonly logger = new Logger('PostgreSQL');
 

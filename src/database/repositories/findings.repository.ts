@@ -25,6 +25,7 @@ import {
   FINDING_SELECT_LIST,
   FINDING_SOURCES_SELECT,
 } from './findings/finding-selects.js';
+import { sourcesByFinding } from './findings/finding-event-reads.js';
 
 /** Stored findings' rows, with the `sources` of each in order. */
 export interface FindingsWithSources {
@@ -547,12 +548,6 @@ export class FindingsRepository {
       `${FINDING_SOURCES_SELECT} WHERE finding_id IN (:...ids) ORDER BY finding_id, position`,
       { ids },
     );
-    const byFinding = new Map<string, string[]>();
-    for (const row of rows) {
-      const list = byFinding.get(row.finding_id);
-      if (list) list.push(row.source);
-      else byFinding.set(row.finding_id, [row.source]);
-    }
-    return byFinding;
+    return sourcesByFinding(rows);
   }
 }

@@ -10,6 +10,8 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository.js';
 import { RelationsRepository } from './relations.repository.js';
 import { RunsRepository } from './runs.repository.js';
 import { UsersRepository } from './users.repository.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+import { FeedsRepository } from './feeds.repository.js';
 
 /**
  * Every repository of the data layer: one per aggregate, owning every query over its tables.
@@ -27,4 +29,6 @@ export const REPOSITORIES: Type[] = [
   RunsRepository,
   IdempotencyKeysRepository,
   DatabaseRepository,
+  WebhooksRepository,
+  FeedsRepository,
 ];

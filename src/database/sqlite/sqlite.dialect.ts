@@ -28,6 +28,11 @@ const REBUILT_TABLES = ['changes'];
 /** SQLite: one file, one writer at a time, statements run on this thread. */
 export class SqliteDialect extends Dialect {
   readonly lockRows = '';
+
+  claimRows(): string {
+    return '';
+  }
+
   readonly oneWriter = true;
   private readonly checkpoints = new BackgroundCheckpoints();
 

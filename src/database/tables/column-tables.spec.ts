@@ -30,6 +30,13 @@ import { USER_COLUMNS } from './users.table.js';
 import { FINDING_PERIOD_COLUMNS } from './finding-periods.table.js';
 import { FINDING_SOURCE_COLUMNS, FINDING_SOURCE_INSERT_COLUMNS } from './finding-sources.table.js';
 import { FINDING_COLUMNS } from './findings.table.js';
+import { WebhookDelivery } from '../entities/webhook-delivery.entity.js';
+import { WebhookEvent } from '../entities/webhook-event.entity.js';
+import {
+  WEBHOOK_DELIVERY_COLUMNS,
+  WEBHOOK_DELIVERY_INSERT_COLUMNS,
+} from './webhook-deliveries.table.js';
+import { WEBHOOK_EVENT_COLUMNS, WEBHOOK_EVENT_INSERT_COLUMNS } from './webhook-events.table.js';
 
 /** The type a statement binds for each of TypeORM's column types. */
 const BOUND_AS: Record<string, TableColumn['type']> = {
@@ -77,6 +84,18 @@ const TABLES: [string, Table][] = [
   ['change_sets', { entity: ChangeSet, columns: CHANGE_SET_COLUMNS }],
   ['ingestion_runs', { entity: IngestionRun, columns: RUN_COLUMNS }],
   ['idempotency_keys', { entity: IdempotencyKey, columns: IDEMPOTENCY_KEY_COLUMNS }],
+  [
+    'webhook_events',
+    { entity: WebhookEvent, columns: WEBHOOK_EVENT_COLUMNS, insert: WEBHOOK_EVENT_INSERT_COLUMNS },
+  ],
+  [
+    'webhook_deliveries',
+    {
+      entity: WebhookDelivery,
+      columns: WEBHOOK_DELIVERY_COLUMNS,
+      insert: WEBHOOK_DELIVERY_INSERT_COLUMNS,
+    },
+  ],
 ];
 
 /**

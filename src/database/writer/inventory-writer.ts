@@ -7,6 +7,7 @@ import type { IngestLookups, IngestSql } from '../ingest-sql.js';
 import type { ChangeObjectType } from '../entities/change.entity.js';
 import { updateChange, type ChangeOrigin } from '../history/change-origin.js';
 import { ChangeRecorder } from '../history/change-recorder.js';
+import { OutboxSignal } from '../outbox/outbox-signal.js';
 import { WriteUnit } from './write-unit.js';
 
 /** An object as the API shows it, as a write reads it before and after. */
@@ -31,6 +32,7 @@ export class InventoryWriter {
   constructor(
     @InjectDataSource() private readonly dataSource: AppDataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly signal: OutboxSignal,
   ) {
     this.recorder = new ChangeRecorder(dataSource.dialect, config.changeHistory);
   }
@@ -39,16 +41,21 @@ export class InventoryWriter {
    * Runs `work` in a transaction of its own, after every write before it; its recorded changes
    * are written before the commit. `origin` null: a write of the service's own, unrecorded.
    */
-  write<T>(origin: ChangeOrigin | null, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
-    return this.dataSource.asWriter(() =>
+  async write<T>(origin: ChangeOrigin | null, work: (unit: WriteUnit) => Promise<T>): Promise<T> {
+    let events = 0;
+    const result = await this.dataSource.asWriter(() =>
       this.dataSource.transact(async (manager) => {
         const unit = new WriteUnit(manager, this.recorder, this.dataSource.dialect);
         const result = await work(unit);
         await unit.settle();
         await this.recorder.record(manager, origin, unit.recorded);
+        // The events land with the write, or not at all.
+        events = await unit.writeEvents(new Date());
         return result;
       }),
     );
+    if (events > 0) this.signal.notify();
+    return result;
   }
 
   /** Creates one object (`insert` writes it and answers it as the API shows it); recorded. */
@@ -115,9 +122,12 @@ export class InventoryWriter {
    * processes, in the dialect's write transaction (`work` writes its own history through
    * `sql`, with its plan: apply/change-writer.ts).
    */
-  ingest<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T> {
-    return this.dataSource.asWriter(() =>
+  async ingest<T>(work: (sql: IngestSql, lookups: IngestLookups) => Promise<T>): Promise<T> {
+    const result = await this.dataSource.asWriter(() =>
       this.dataSource.exclusiveWrites.run(() => this.dataSource.dialect.inIngestion(work)),
     );
+    // Whatever it wrote to the outbox (its own events and its run's) is committed.
+    this.signal.notify();
+    return result;
   }
 }

@@ -4,6 +4,15 @@ import type { UnitSql } from '../ingest-sql.js';
 import type { ChangeObjectType } from '../entities/change.entity.js';
 import type { ChangeInput } from '../history/change-origin.js';
 import type { ChangeRecorder } from '../history/change-recorder.js';
+import type { EventType } from '../outbox/event-types.js';
+import { subscribedTo, type OutboxEvent, type Subscription } from '../outbox/outbox-event.js';
+import { OutboxWrites } from '../repositories/outbox/outbox-writes.js';
+
+/** An asset as its records show it, with what the events' filters read. */
+interface ShownAsset {
+  site?: string | null;
+  sources?: string[];
+}
 
 /**
  * One write's transaction, as InventoryWriter hands it to the code that writes: the only way
@@ -13,6 +22,11 @@ import type { ChangeRecorder } from '../history/change-recorder.js';
 export class WriteUnit {
   private readonly records: ChangeInput[] = [];
   private statements: UnitSql | null = null;
+  /** The events of the assets it creates, those emitted, and those of the assets it deletes. */
+  private readonly created: OutboxEvent[] = [];
+  private readonly emitted: OutboxEvent[] = [];
+  private readonly deleted: OutboxEvent[] = [];
+  private enabledWebhooks: Promise<Subscription[]> | null = null;
 
   constructor(
     /** The transaction's manager: every read and write of the unit goes through it. */
@@ -40,9 +54,42 @@ export class WriteUnit {
     return this.recorder.enabled;
   }
 
-  /** Records changes of this write; they are written with it, before its commit. */
+  /**
+   * Records changes of this write; they are written with it, before its commit. An asset's
+   * creation or deletion is an event too (asset.created, asset.deleted).
+   */
   record(...inputs: ChangeInput[]): void {
     this.records.push(...inputs);
+    for (const input of inputs) {
+      if (input.objectType !== 'asset') continue;
+      if (input.action === 'create') this.created.push(assetEvent('asset.created', input.after!));
+      if (input.action === 'delete') this.deleted.push(assetEvent('asset.deleted', input.before!));
+    }
+  }
+
+  /** Whether an enabled webhook subscribes to `type` (read once per unit, in its transaction). */
+  async subscribed(type: EventType): Promise<boolean> {
+    return subscribedTo(await this.subscriptions(), type);
+  }
+
+  /** Events of this write; written with it, before its commit, for the webhooks that take them. */
+  emit(...events: OutboxEvent[]): void {
+    this.emitted.push(...events);
+  }
+
+  /** Writes the unit's events to the outbox, at `now`; answers how many were written. */
+  async writeEvents(now: Date): Promise<number> {
+    const events = [...this.created, ...this.emitted, ...this.deleted];
+    if (events.length === 0) return 0;
+    const outbox = new OutboxWrites(this.sql);
+    const written = await outbox.write(await this.subscriptions(), events, now);
+    await this.settle();
+    return written;
+  }
+
+  private subscriptions(): Promise<Subscription[]> {
+    this.enabledWebhooks ??= new OutboxWrites(this.sql).subscriptions();
+    return this.enabledWebhooks;
   }
 
   /** The changes recorded so far, in order. */
@@ -69,4 +116,9 @@ export class WriteUnit {
     await this.recorder.keepFindingCreationsOf(this.manager, ids);
     await this.recorder.keepCreations(this.manager, 'asset', ids);
   }
+}
+
+function assetEvent(type: EventType, asset: object): OutboxEvent {
+  const { site, sources } = asset as ShownAsset;
+  return { type, data: asset, sources: sources ?? [], site: site ?? null, score: null };
 }

@@ -1,7 +1,5 @@
 import { isoTimestamp } from '../../database/timestamps.js';
-import { toAssetResponse } from '../../assets/dto/asset-response.dto.js';
 import { toServiceResponse } from '../../assets/dto/service-response.dto.js';
-import { toVulnerabilityResponse } from '../../assets/dto/vulnerability-response.dto.js';
 import { groupByAsset } from '../../assets/group-by-asset.js';
 import {
   changedFields,
@@ -9,7 +7,6 @@ import {
   type ChangeOrigin,
 } from '../../database/history/change-origin.js';
 import { toRelationResponse } from '../../relations/dto/relation-response.dto.js';
-import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import { chunks, idsPerStatement, type IngestSql } from '../../database/ingest-sql.js';
 import type { RelationRow } from '../plan/ingest-plan.js';
 import type { CreatedObjectType } from '../../database/history/creation-sql.js';
@@ -25,31 +22,10 @@ import {
 } from '../../database/repositories/relations/relation-stored-rows.js';
 import { type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
+import { byPortProtocol, serviceList, shownAssets, vulnerabilityList } from './shown-assets.js';
 
 // Records made and handed over at once, between turns of the event loop.
 const CHANGES_PER_INSERT = 500;
-
-// The lists in the order the API shows them (assets.service's reads).
-const byVulnerabilityId = (a: { id: string }, b: { id: string }) =>
-  a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-const byPortProtocol = (a: IngestService, b: IngestService) =>
-  a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0);
-
-const vulnerabilityList = (list: readonly IngestVulnerability[] | undefined) =>
-  [...(list ?? [])].sort(byVulnerabilityId).map((item) => ({
-    id: item.id,
-    score: item.score,
-    summary: item.summary,
-    publishedDate: item.publishedDate,
-  }));
-const serviceList = (list: readonly IngestService[] | undefined) =>
-  [...(list ?? [])].sort(byPortProtocol).map((item) => ({
-    port: item.port,
-    protocol: item.protocol,
-    name: item.name,
-    product: item.product,
-    version: item.version,
-  }));
 
 function relationResponse(row: StoredRelationRow) {
   return toRelationResponse({
@@ -182,32 +158,14 @@ export class ChangeWriter {
       await this.records.keepRelationCreationsOf(ids);
       await this.write(this.deletedRelations(await this.relationRows.rowsTouching(ids)));
     }
-    const rows = await this.assetRows.rows(ids);
-    const [vulnerabilities, services, sources] = await Promise.all([
-      this.assetRows.vulnerabilities(ids),
-      this.assetRows.services(ids),
-      this.assetRows.unorderedSources(ids),
-    ]);
-    const vulnerabilitiesOf = groupByAsset(
-      vulnerabilities.sort(byVulnerabilityId),
-      toVulnerabilityResponse,
-    );
-    const servicesOf = groupByAsset(services.sort(byPortProtocol), toServiceResponse);
-    const sourcesOf = groupByAsset(
-      sources.sort((a, b) => a.position - b.position),
-      (entry) => entry.source,
-    );
+    const assets = await shownAssets(this.assetRows, ids);
     const deleted = function* (): Generator<ChangeInput> {
-      for (const row of rows) {
+      for (const asset of assets) {
         yield {
           action: 'delete',
           objectType: 'asset',
-          objectId: row.id,
-          before: toAssetResponse(row, {
-            vulnerabilities: vulnerabilitiesOf.get(row.id) ?? [],
-            services: servicesOf.get(row.id) ?? [],
-            sources: sourcesOf.get(row.id) ?? [],
-          }),
+          objectId: asset.id,
+          before: asset,
           after: null,
         };
       }

@@ -1,5 +1,6 @@
 import type { CreatedObjectType } from '../../database/history/creation-sql.js';
 import type { ChangeWriter } from './change-writer.js';
+import type { EventWriter } from './event-writer.js';
 import { chunks, idsPerStatement, type IngestSql } from '../../database/ingest-sql.js';
 import { AssetIngestWrites } from '../../database/repositories/assets/asset-ingest-writes.js';
 import { FindingWrites } from '../../database/repositories/findings/finding-writes.js';
@@ -29,6 +30,8 @@ export class PlanWriter {
     now: Date,
     /** Where the change records go; null when history is off. */
     private readonly changes: ChangeWriter | null = null,
+    /** Where the events go (the outbox). */
+    private readonly events: EventWriter | null = null,
   ) {
     this.assetWrites = new AssetIngestWrites(sql, source, now);
     this.relationWrites = new RelationIngestWrites(sql, now);
@@ -39,6 +42,7 @@ export class PlanWriter {
   /** replace: the store emptied first. */
   async deleteAll(): Promise<Pick<IngestCounts, 'assetsDeleted' | 'relationsDeleted'>> {
     await this.changes?.deletingAll();
+    await this.events?.deletingAll();
     const relationsDeleted = await this.relationWrites.deleteAll();
     await this.findingWrites.deleteAll();
     return { assetsDeleted: await this.assetWrites.deleteAll(), relationsDeleted };
@@ -62,6 +66,7 @@ export class PlanWriter {
     await this.findingWrites.apply(plan.findingPlans);
     await writes.replaceServices(plan.replacedServiceLists, plan.serviceLists);
     await this.changes?.assets(plan);
+    await this.events?.assets(plan);
   }
 
   /**
@@ -120,6 +125,7 @@ export class PlanWriter {
       // transaction (and then deleted by the cascade, uncounted).
       await this.assetWrites.lock(part);
       await this.changes?.deletingAssets(part);
+      await this.events?.deletingAssets(part);
       counts.relationsDeleted += await this.relationWrites.deleteTouching(part);
       counts.assetsDeleted += await this.assetWrites.delete(part);
     }

@@ -26,9 +26,11 @@ function statsText(stats: Run['stats']): string {
 
 export function RunsPage() {
   useTitle('Ingestion runs');
+  // A link may name the source (the feeds page's).
+  const linked = new URLSearchParams(location.search).get('source') ?? '';
   const [status, setStatus] = useState('');
-  const [source, setSource] = useState('');
-  const [filter, setFilter] = useState({ status: '', source: '' });
+  const [source, setSource] = useState(linked);
+  const [filter, setFilter] = useState({ status: '', source: linked });
   const [page, setPage] = useState(1);
   const runs = useAsync(async () => {
     const answer = await request<Run[]>(

@@ -1,0 +1,235 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config.js';
+import { APP_CONFIG } from '../../config/config.module.js';
+import { OutboxSignal } from '../../database/outbox/outbox-signal.js';
+import {
+  WebhooksRepository,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from '../../database/repositories/webhooks.repository.js';
+import { DeliveryMetrics } from './delivery-metrics.js';
+import { signMessage } from './message-signature.js';
+import { WebhookSender, type SendResult } from './webhook-sender.js';
+import { RefusedTargetError, WebhookTargets } from './webhook-targets.js';
+
+/** The longest wait between two retries. */
+const MAX_RETRY_DELAY_MS = 3_600_000;
+
+/** The delay before attempt `attempts + 1`: the first one's, doubled at each. */
+export function retryDelayMs(firstRetryMs: number, attempts: number): number {
+  return Math.min(firstRetryMs * 2 ** Math.min(attempts - 1, 30), MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * Sends the outbox's deliveries in the background: claims those due (each by one process),
+ * sends each webhook's in the events' order, one at a time, several webhooks at once (at most
+ * WEBHOOK_CONCURRENCY in flight), and records how each attempt went. A webhook's next batch is
+ * claimed once its last one is sent, so that a slow receiver holds back only its own. It looks at the outbox
+ * when a write of this process commits events, and every WEBHOOK_POLL_MS for the rest (other
+ * processes' events, retries due, deliveries a dead process held).
+ */
+@Injectable()
+export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Webhooks');
+  private readonly sender: WebhookSender;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private poked = false;
+  private unlisten: (() => void) | null = null;
+  /** The webhooks this process is sending to, each by one chain. */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly webhooks: WebhooksRepository,
+    private readonly targets: WebhookTargets,
+    private readonly signal: OutboxSignal,
+    private readonly metrics: DeliveryMetrics,
+  ) {
+    const { concurrency, timeoutMs } = config.webhooks;
+    this.sender = new WebhookSender(concurrency, timeoutMs, `AssetMap-Webhooks/${config.version}`);
+  }
+
+  onApplicationBootstrap(): void {
+    this.unlisten = this.signal.listen(() => this.poke());
+    this.loop = this.run();
+  }
+
+  /** Stops claiming; what is in flight ends; what was claimed and not sent is let go. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    this.unlisten?.();
+    this.poke();
+    await this.loop;
+    this.sender.close();
+  }
+
+  /** Looks at the outbox now rather than at the next poll. */
+  poke(): void {
+    this.poked = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const { concurrency, pollMs } = this.config.webhooks;
+    while (!this.stopping) {
+      this.poked = false;
+      let claimed = false;
+      // A webhook at a time per chain: at most `concurrency` deliveries in flight.
+      if (this.chains.size < concurrency) {
+        try {
+          claimed = await this.round(concurrency - this.chains.size);
+        } catch (error) {
+          this.logger.error(
+            'the outbox could not be read',
+            error instanceof Error ? error.stack : String(error),
+          );
+        }
+      }
+      if (!claimed && !this.poked && !this.stopping) await this.pause(pollMs);
+    }
+    await Promise.all(this.chains.values());
+  }
+
+  /** Waits `ms`, or until poked (a commit of events, a chain's end). */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.wake = null;
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /**
+   * Claims the due deliveries of webhooks no chain of this process is sending to, and starts a
+   * chain for each of at most `free` webhooks: its deliveries in order, one at a time. Whether
+   * any was claimed.
+   */
+  private async round(free: number): Promise<boolean> {
+    const { concurrency, timeoutMs } = this.config.webhooks;
+    const size = concurrency * 4;
+    const now = new Date();
+    // Held long enough for every attempt of the batch to time out, one after another.
+    const until = new Date(now.getTime() + (size + 1) * timeoutMs);
+    const claimed = await this.webhooks.claim(size, now, until, [...this.chains.keys()]);
+    if (claimed.length === 0) return false;
+    const byWebhook = new Map<string, ClaimedDelivery[]>();
+    for (const delivery of claimed) {
+      const queue = byWebhook.get(delivery.webhookId);
+      if (queue) queue.push(delivery);
+      else if (byWebhook.size < free) byWebhook.set(delivery.webhookId, [delivery]);
+    }
+    // Those of webhooks beyond `free` go back at once, for the next round.
+    const started = new Set([...byWebhook.values()].flat().map((delivery) => delivery.id));
+    await this.webhooks.release(
+      claimed.filter((delivery) => !started.has(delivery.id)).map((delivery) => delivery.id),
+    );
+    for (const [webhookId, queue] of byWebhook) {
+      const chain = this.send(queue).finally(() => {
+        this.chains.delete(webhookId);
+        this.poke();
+      });
+      this.chains.set(webhookId, chain);
+    }
+    return true;
+  }
+
+  /** One webhook's claimed deliveries, in order; those left when the process stops go back. */
+  private async send(queue: ClaimedDelivery[]): Promise<void> {
+    const unsent: string[] = [];
+    for (const delivery of queue) {
+      if (this.stopping) unsent.push(delivery.id);
+      else await this.deliver(delivery).catch((error: unknown) => this.lost(delivery, error));
+    }
+    await this.webhooks
+      .release(unsent)
+      .catch((error: unknown) =>
+        this.logger.error(
+          'claimed deliveries could not be let go',
+          error instanceof Error ? error.stack : String(error),
+        ),
+      );
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const at = new Date();
+    const attempts = delivery.attempts + 1;
+    const result = await this.attempt(delivery);
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const { firstRetryMs, retryForSeconds, disableAfterSeconds } = this.config.webhooks;
+    let outcome: AttemptOutcome;
+    if (ok) {
+      outcome = {
+        at,
+        responseStatus: result.status,
+        error: null,
+        status: 'delivered',
+        nextAttemptAt: null,
+      };
+    } else {
+      const next = new Date(at.getTime() + retryDelayMs(firstRetryMs, attempts));
+      const over = next.getTime() > delivery.createdAt.getTime() + retryForSeconds * 1000;
+      outcome = {
+        at,
+        responseStatus: result.status,
+        error: result.error ?? `answered ${result.status}`,
+        status: over ? 'failed' : 'pending',
+        nextAttemptAt: over ? null : next,
+      };
+    }
+    await this.webhooks.attempted(delivery.id, attempts, outcome);
+    this.metrics.count(ok ? 'delivered' : outcome.status === 'failed' ? 'failed' : 'retried');
+    if (ok) {
+      if (delivery.webhookFailing) await this.webhooks.succeeded(delivery.webhookId);
+      return;
+    }
+    const reason = `disabled after failing for ${disableAfterSeconds} seconds without a success`;
+    const disableBefore = new Date(at.getTime() - disableAfterSeconds * 1000);
+    if (await this.webhooks.failed(delivery.webhookId, at, disableBefore, reason)) {
+      this.logger.warn(`webhook ${delivery.webhookId} ${reason}`);
+    }
+  }
+
+  /** An attempt whose end could not be recorded: its claim runs out, and it is sent again. */
+  private lost(delivery: ClaimedDelivery, error: unknown): void {
+    this.logger.error(
+      `delivery ${delivery.id}: its attempt could not be recorded`,
+      error instanceof Error ? error.stack : String(error),
+    );
+  }
+
+  /** One attempt: the URL checked again, the message signed now, sent. */
+  private async attempt(delivery: ClaimedDelivery): Promise<SendResult> {
+    try {
+      const target = await this.targets.check(delivery.url);
+      const timestamp = Math.floor(Date.now() / 1000);
+      return await this.sender.send(target, {
+        body: delivery.body,
+        headers: {
+          'webhook-id': delivery.eventId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signMessage(
+            delivery.secret,
+            delivery.eventId,
+            timestamp,
+            delivery.body,
+          ),
+        },
+      });
+    } catch (error) {
+      if (error instanceof RefusedTargetError) return { status: null, error: error.message };
+      throw error;
+    }
+  }
+}
