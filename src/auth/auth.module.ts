@@ -11,6 +11,7 @@ import { AuthService } from './auth.service.js';
 import { PasswordService } from './password.service.js';
 import { ApiKeyStrategy } from './strategies/api-key.strategy.js';
 import { JwtStrategy } from './strategies/jwt.strategy.js';
+import { UserApiKeysController } from './user-api-keys.controller.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
@@ -26,7 +27,7 @@ import { UsersService } from './users.service.js';
       }),
     }),
   ],
-  controllers: [AuthController, ApiKeysController, UsersController],
+  controllers: [AuthController, ApiKeysController, UsersController, UserApiKeysController],
   providers: [
     AuthService,
     UsersService,

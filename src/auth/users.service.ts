@@ -7,6 +7,7 @@ import {
 } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { ConflictError } from '../common/errors/conflict.error.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import { Role } from '../common/role.js';
 import { ApiKeysRepository } from '../database/repositories/api-keys.repository.js';
@@ -22,7 +23,7 @@ import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { PasswordService } from './password.service.js';
-import type { User } from '../database/entities/user.entity.js';
+import { UserKind, type User } from '../database/entities/user.entity.js';
 
 @Injectable()
 export class UsersService {
@@ -63,17 +64,32 @@ export class UsersService {
 
   /** `origin` null: the bootstrap admin, made at start-up by no request, is not recorded. */
   async create(origin: ChangeOrigin | null, dto: CreateUserDto): Promise<User> {
+    const kind = dto.kind ?? UserKind.Person;
+    if (kind === UserKind.Service) {
+      for (const field of ['email', 'password'] as const) {
+        if (dto[field] !== undefined) {
+          throw new InvalidInputError(`${field} must be left out: a service account has none`);
+        }
+      }
+    }
     const now = new Date();
     const user: User = {
       id: randomUUID(),
-      email: dto.email.toLowerCase(),
+      kind,
+      email: dto.email?.toLowerCase() ?? null,
       name: dto.name,
       role: dto.role ?? Role.Viewer,
-      passwordHash: await this.passwords.hash(dto.password),
+      passwordHash: dto.password === undefined ? null : await this.passwords.hash(dto.password),
       tokenVersion: 0,
       createdAt: now,
       updatedAt: now,
     };
+    await this.insert(origin, user);
+    return user;
+  }
+
+  /** Writes a new user and its creation record; a taken e-mail is a ConflictError. */
+  private async insert(origin: ChangeOrigin | null, user: User): Promise<void> {
     try {
       await this.writer.write(origin, async (unit) => {
         await this.users.insert(unit.manager, user);
@@ -89,7 +105,6 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new ConflictError('email is already in use');
       throw error;
     }
-    return user;
   }
 
   async update(origin: ChangeOrigin, id: string, dto: UpdateUserDto): Promise<User> {
@@ -101,6 +116,9 @@ export class UsersService {
       const { manager } = unit;
       const before = await this.users.findById(id, manager);
       if (!before) throw new NotFoundError(`user ${id} not found`);
+      if (before.kind === UserKind.Service && dto.password !== undefined) {
+        throw new InvalidInputError('password must be left out: a service account has none');
+      }
       const changed = await this.users.update(manager, id, changes, {
         // A password set by an admin ends the user's sessions, as a change by the user does.
         endSessions: dto.password !== undefined,

@@ -32,7 +32,8 @@ type Seed = Record<
   | 'run'
   | 'rejectedRun'
   | 'acceptedFinding'
-  | 'fixedFinding',
+  | 'fixedFinding'
+  | 'service',
   string
 >;
 
@@ -60,6 +61,7 @@ const CALLS: Record<string, (seed: Seed) => Call[]> = {
   '/api/integrations/runs/{id}': (seed) =>
     [seed.run, seed.rejectedRun].map((id) => ({ path: { id } })),
   '/api/changes': () => [{}, { query: { objectType: 'asset', objectId: 'fw-1' } }],
+  '/api/users/{id}/api-keys': (seed) => [{ path: { id: seed.service } }],
   '/api/findings': (): Call[] => [
     {},
     { query: { status: 'open,accepted', severity: 'critical,none', sort: '-dueAt' } },
@@ -192,6 +194,19 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
   await ok('POST', '/api/integrations/ingest', body('fe80::1%eth0'), editor.token);
   // The same feed again with another ip: a run that updates, recorded field by field.
   const run = await ok('POST', '/api/integrations/ingest', body('2001:db8::1'), key.key);
+  // A service account's restricted key, used: no e-mail, every key restriction set.
+  const service = await ok('POST', '/api/users', {
+    kind: 'service',
+    name: 'nightly nmap',
+    role: 'editor',
+  });
+  const serviceKey = await ok('POST', `/api/users/${service.id}/api-keys`, {
+    name: 'ci',
+    scopes: ['ingest'],
+    sources: ['nmap-dmz'],
+    allowedCidrs: ['127.0.0.0/8', '::1'],
+  });
+  await ok('POST', '/api/integrations/ingest', body('2001:db8::1'), serviceKey.key);
   const rejected = await t.request('POST', '/api/integrations/ingest', {
     token: editor.token,
     rawBody: '{"assets": [',
@@ -237,6 +252,7 @@ async function seed(t: TestApp, admin: string): Promise<Seed> {
     rejectedRun: rejectedRuns[0].id,
     acceptedFinding: critical.id,
     fixedFinding: fixed.id,
+    service: service.id,
   };
 }
 

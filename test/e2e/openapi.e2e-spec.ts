@@ -264,6 +264,7 @@ describe('OpenAPI document', () => {
         'IngestRequestDto',
         'IngestVulnerabilityDto',
         'LoginDto',
+        'RotateApiKeyDto',
         'ServiceInput',
         'TriageFindingDto',
         'UpdateAssetDto',

@@ -112,7 +112,7 @@ export function App() {
         </nav>
         <div class="who">
           <span>
-            {user.email} <span class="role">({user.role})</span>
+            {user.email ?? user.name} <span class="role">({user.role})</span>
           </span>
           <button type="button" class="secondary" onClick={signOut}>
             Sign out
@@ -150,7 +150,7 @@ function route(path: string, user: User) {
     case 'runs':
       return id ? <RunPage id={id} user={user} /> : <RunsPage />;
     case 'api-keys':
-      return <ApiKeysPage />;
+      return <ApiKeysPage user={user} />;
     case 'users':
       return <UsersPage user={user} />;
     case 'account':

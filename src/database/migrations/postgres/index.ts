@@ -12,6 +12,7 @@ import { ChangeIdOrder1795604857998 } from './1795604857998-ChangeIdOrder.js';
 import { Findings1795876503670 } from './1795876503670-Findings.js';
 import { FindingPeriodSeverity1795889238826 } from './1795889238826-FindingPeriodSeverity.js';
 import { FindingCounts1795889238827 } from './1795889238827-FindingCounts.js';
+import { ServiceAccountsScopedKeys1795916957483 } from './1795916957483-ServiceAccountsScopedKeys.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -28,4 +29,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   Findings1795876503670,
   FindingPeriodSeverity1795889238826,
   FindingCounts1795889238827,
+  ServiceAccountsScopedKeys1795916957483,
 ];

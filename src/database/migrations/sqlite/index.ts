@@ -12,6 +12,7 @@ import { ChangeIdOrder1795604843150 } from './1795604843150-ChangeIdOrder.js';
 import { Findings1795876500649 } from './1795876500649-Findings.js';
 import { FindingPeriodSeverity1795889233428 } from './1795889233428-FindingPeriodSeverity.js';
 import { FindingCounts1795889233429 } from './1795889233429-FindingCounts.js';
+import { ServiceAccountsScopedKeys1795916948858 } from './1795916948858-ServiceAccountsScopedKeys.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -28,4 +29,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   Findings1795876500649,
   FindingPeriodSeverity1795889233428,
   FindingCounts1795889233429,
+  ServiceAccountsScopedKeys1795916948858,
 ];
