@@ -8,6 +8,8 @@ import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
+import { OidcController } from './oidc/oidc.controller.js';
+import { OidcService } from './oidc/oidc.service.js';
 import { PasswordService } from './password.service.js';
 import { ApiKeyStrategy } from './strategies/api-key.strategy.js';
 import { JwtStrategy } from './strategies/jwt.strategy.js';
@@ -27,7 +29,13 @@ import { UsersService } from './users.service.js';
       }),
     }),
   ],
-  controllers: [AuthController, ApiKeysController, UsersController, UserApiKeysController],
+  controllers: [
+    AuthController,
+    ApiKeysController,
+    UsersController,
+    UserApiKeysController,
+    OidcController,
+  ],
   providers: [
     AuthService,
     UsersService,
@@ -36,6 +44,7 @@ import { UsersService } from './users.service.js';
     JwtStrategy,
     ApiKeyStrategy,
     AdminBootstrapService,
+    OidcService,
   ],
   exports: [UsersService],
 })

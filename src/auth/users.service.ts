@@ -23,7 +23,16 @@ import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { PasswordService } from './password.service.js';
+import { toPrincipal } from './principal.mapper.js';
 import { UserKind, type User } from '../database/entities/user.entity.js';
+
+/** A person as an identity provider's ID token tells it. */
+export interface IssuerIdentity {
+  subject: string;
+  email: string | null;
+  name: string;
+  role: Role;
+}
 
 @Injectable()
 export class UsersService {
@@ -52,6 +61,38 @@ export class UsersService {
 
   findByEmail(email: string): Promise<User | null> {
     return this.users.findByEmail(email.toLowerCase());
+  }
+
+  /**
+   * The person an identity provider signed in, by its `sub`: created on the first sign-in (no
+   * password), its name and role set again at each one. A role taken from the last admin is a
+   * ConflictError, as an admin's change would be.
+   */
+  async signInFromIssuer(
+    origin: Omit<ChangeOrigin, 'caller'>,
+    identity: IssuerIdentity,
+  ): Promise<User> {
+    const found = await this.users.findBySubject(identity.subject);
+    const as = (user: User): ChangeOrigin => ({ ...origin, caller: toPrincipal(user) });
+    if (found) {
+      if (found.role === identity.role && found.name === identity.name) return found;
+      return this.update(as(found), found.id, { role: identity.role, name: identity.name });
+    }
+    const now = new Date();
+    const user: User = {
+      id: randomUUID(),
+      kind: UserKind.Person,
+      email: identity.email?.toLowerCase() ?? null,
+      name: identity.name,
+      role: identity.role,
+      passwordHash: null,
+      tokenVersion: 0,
+      createdAt: now,
+      updatedAt: now,
+      oidcSubject: identity.subject,
+    };
+    await this.insert(as(user), user);
+    return user;
   }
 
   list(): Promise<User[]> {
@@ -83,6 +124,7 @@ export class UsersService {
       tokenVersion: 0,
       createdAt: now,
       updatedAt: now,
+      oidcSubject: null,
     };
     await this.insert(origin, user);
     return user;

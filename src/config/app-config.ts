@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { readOidc, readPublicUrl, type OidcConfig } from './oidc-config.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -36,6 +37,10 @@ export interface AppConfig {
   changeHistory: boolean;
   /** Days from a finding's opening (or last reopening) to its due date, by severity. */
   findingSlaDays: Record<SlaSeverity, number>;
+  /** Single sign-on through an OpenID Connect provider; null: password sign-in only. */
+  oidc: OidcConfig | null;
+  /** Where users reach the service (the sign-on's redirect URI); null: each request's origin. */
+  publicUrl: string | null;
 }
 
 export interface MetricsConfig {
@@ -231,6 +236,8 @@ export function loadConfig(env: Env): AppConfig {
     },
     changeHistory: readChangeHistory(get('CHANGE_HISTORY'), fail),
     findingSlaDays: readFindingSlaDays(get('FINDING_SLA_DAYS'), fail),
+    oidc: readOidc(get, fail),
+    publicUrl: readPublicUrl(get, fail),
   };
 }
 

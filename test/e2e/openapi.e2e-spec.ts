@@ -17,6 +17,8 @@ type Document = {
 
 const DOCUMENTED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const BODY_METHODS = ['POST', 'PUT', 'PATCH'];
+/** A POST that takes no body: the single sign-on's session is taken with a cookie alone. */
+const NO_BODY = ['POST /api/auth/oidc/session'];
 
 /** The documentation's own routes: the UI, its assets and the JSON document. */
 function isDocsRoute(path: string): boolean {
@@ -179,7 +181,10 @@ describe('OpenAPI document', () => {
       const name = `${method} ${path}`;
       expect([name, typeof operation.summary]).toEqual([name, 'string']);
       expect([name, operation.tags?.length > 0]).toEqual([name, true]);
-      const success = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status));
+      // A route a browser is sent to (the single sign-on's) succeeds with a redirect.
+      const success = Object.keys(operation.responses).filter((status) =>
+        /^(2\d\d|302)$/.test(status),
+      );
       expect([name, success.length > 0]).toEqual([name, true]);
     }
   });
@@ -192,7 +197,8 @@ describe('OpenAPI document', () => {
       const secured = (operation.security ?? []).some(
         (requirement: object) => 'bearer' in requirement,
       );
-      if (response.status === 401) {
+      // The refusal of a missing token, not a public route's own 401 (a sign-in that failed).
+      if (response.status === 401 && /^Not authenticated/.test(response.body?.error)) {
         expect([name, secured]).toEqual([name, true]);
         expect([name, Object.keys(operation.responses)]).toEqual([
           name,
@@ -226,7 +232,9 @@ describe('OpenAPI document', () => {
   });
 
   it('gives every route that takes a body a request body schema with properties', () => {
-    const bodyRoutes = routes.filter((route) => BODY_METHODS.includes(route.method));
+    const bodyRoutes = routes.filter(
+      (route) => BODY_METHODS.includes(route.method) && !NO_BODY.includes(key(route)),
+    );
     expect(bodyRoutes.length).toBeGreaterThan(10);
     for (const route of bodyRoutes) {
       const name = key(route);

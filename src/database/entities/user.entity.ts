@@ -39,4 +39,8 @@ export class User {
 
   @Column({ type: 'varchar', length: 16, default: UserKind.Person })
   kind: UserKind;
+
+  // The identity provider's `sub` of a person who signs in through it; null otherwise.
+  @Column({ name: 'oidc_subject', type: 'varchar', length: 255, unique: true, nullable: true })
+  oidcSubject: string | null;
 }
