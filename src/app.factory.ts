@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import fastifyCookie from '@fastify/cookie';
 import { BadRequestException, type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -147,6 +148,9 @@ export async function createApp(
   });
 
   const fastify = app.getHttpAdapter().getInstance();
+  // Only the single sign-on's routes read cookies, when they need one: no hook parses them on
+  // every request.
+  await fastify.register(fastifyCookie, { hook: false });
   const health = app.get(HealthService);
   const servingUi = await serveWebUi(fastify, options.webRoot ?? DEFAULT_WEB_ROOT);
   fastify.addHook('onRequest', (request, reply, done) => {

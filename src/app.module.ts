@@ -8,6 +8,7 @@ import { AccessGuard } from './common/guards/access.guard.js';
 import { AuthenticationGuard } from './common/guards/authentication.guard.js';
 import { RateLimitGuard } from './common/guards/rate-limit.guard.js';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module.js';
+import { KeyRulesGuard } from './common/guards/key-rules.guard.js';
 import { RolesGuard } from './common/guards/roles.guard.js';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -46,6 +47,7 @@ export class AppModule {
       providers: [
         AuthenticationGuard,
         RateLimitGuard,
+        KeyRulesGuard,
         RolesGuard,
         { provide: APP_GUARD, useClass: AccessGuard },
       ],

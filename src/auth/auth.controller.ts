@@ -3,6 +3,7 @@ import { Origin } from '../changes/change-origin.decorator.js';
 import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
+import { KeyScope, UnrestrictedKey } from '../common/decorators/key-scope.decorator.js';
 import { LoginRateLimit } from '../common/decorators/login-rate-limit.decorator.js';
 import { Public } from '../common/decorators/public.decorator.js';
 import {
@@ -50,7 +51,8 @@ export class AuthController {
   }
 
   @Get('me')
-  @ApiOperation({ summary: 'The signed-in user' })
+  @KeyScope()
+  @ApiOperation({ summary: 'The signed-in user', description: 'An API key needs no scope here.' })
   @ApiAuthenticated()
   @ApiOkResponse({ type: UserResponse })
   async me(@CurrentUser() caller: Principal): Promise<UserResponse> {
@@ -58,6 +60,7 @@ export class AuthController {
   }
 
   @Post('password')
+  @UnrestrictedKey()
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({
     summary: "Change the signed-in user's password",

@@ -8,9 +8,12 @@ import { ApiKeysController } from './api-keys.controller.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
+import { OidcController } from './oidc/oidc.controller.js';
+import { OidcService } from './oidc/oidc.service.js';
 import { PasswordService } from './password.service.js';
 import { ApiKeyStrategy } from './strategies/api-key.strategy.js';
 import { JwtStrategy } from './strategies/jwt.strategy.js';
+import { UserApiKeysController } from './user-api-keys.controller.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
@@ -26,7 +29,13 @@ import { UsersService } from './users.service.js';
       }),
     }),
   ],
-  controllers: [AuthController, ApiKeysController, UsersController],
+  controllers: [
+    AuthController,
+    ApiKeysController,
+    UsersController,
+    UserApiKeysController,
+    OidcController,
+  ],
   providers: [
     AuthService,
     UsersService,
@@ -35,6 +44,7 @@ import { UsersService } from './users.service.js';
     JwtStrategy,
     ApiKeyStrategy,
     AdminBootstrapService,
+    OidcService,
   ],
   exports: [UsersService],
 })

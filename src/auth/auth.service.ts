@@ -7,7 +7,7 @@ import type { LoginResponse } from './dto/login-response.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
 import { PasswordService } from './password.service.js';
 import type { SessionTokenPayload } from './strategies/jwt.strategy.js';
-import type { User } from '../database/entities/user.entity.js';
+import { UserKind, type User } from '../database/entities/user.entity.js';
 import { UsersService } from './users.service.js';
 
 @Injectable()
@@ -18,13 +18,21 @@ export class AuthService {
     private readonly jwt: JwtService,
   ) {}
 
-  /** One answer for an unknown e-mail and a wrong password, reached in about the same time. */
+  /**
+   * One answer for an unknown e-mail and a wrong password, reached in about the same time; a
+   * service account never signs in, whatever its row holds.
+   */
   async login(email: string, password: string): Promise<LoginResponse> {
     const user = await this.users.findByEmail(email);
     const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
-    if (!user || !valid) {
+    if (!user || !valid || user.kind !== UserKind.Person) {
       throw new UnauthorizedError('Invalid e-mail or password');
     }
+    return this.session(user);
+  }
+
+  /** A new session of `user`: its token and the user, as a sign-in answers them. */
+  async session(user: User): Promise<LoginResponse> {
     return { token: await this.issueToken(user), user: toUserResponse(user) };
   }
 

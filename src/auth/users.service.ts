@@ -7,6 +7,7 @@ import {
 } from '../database/history/change-origin.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { ConflictError } from '../common/errors/conflict.error.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import { Role } from '../common/role.js';
 import { ApiKeysRepository } from '../database/repositories/api-keys.repository.js';
@@ -22,7 +23,16 @@ import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { toUserResponse } from './dto/user-response.dto.js';
 import { toApiKeyResponse } from './dto/api-key-response.dto.js';
 import { PasswordService } from './password.service.js';
-import type { User } from '../database/entities/user.entity.js';
+import { toPrincipal } from './principal.mapper.js';
+import { UserKind, type User } from '../database/entities/user.entity.js';
+
+/** A person as an identity provider's ID token tells it. */
+export interface IssuerIdentity {
+  subject: string;
+  email: string | null;
+  name: string;
+  role: Role;
+}
 
 @Injectable()
 export class UsersService {
@@ -53,6 +63,38 @@ export class UsersService {
     return this.users.findByEmail(email.toLowerCase());
   }
 
+  /**
+   * The person an identity provider signed in, by its `sub`: created on the first sign-in (no
+   * password), its name and role set again at each one. A role taken from the last admin is a
+   * ConflictError, as an admin's change would be.
+   */
+  async signInFromIssuer(
+    origin: Omit<ChangeOrigin, 'caller'>,
+    identity: IssuerIdentity,
+  ): Promise<User> {
+    const found = await this.users.findBySubject(identity.subject);
+    const as = (user: User): ChangeOrigin => ({ ...origin, caller: toPrincipal(user) });
+    if (found) {
+      if (found.role === identity.role && found.name === identity.name) return found;
+      return this.update(as(found), found.id, { role: identity.role, name: identity.name });
+    }
+    const now = new Date();
+    const user: User = {
+      id: randomUUID(),
+      kind: UserKind.Person,
+      email: identity.email?.toLowerCase() ?? null,
+      name: identity.name,
+      role: identity.role,
+      passwordHash: null,
+      tokenVersion: 0,
+      createdAt: now,
+      updatedAt: now,
+      oidcSubject: identity.subject,
+    };
+    await this.insert(as(user), user);
+    return user;
+  }
+
   list(): Promise<User[]> {
     return this.users.list();
   }
@@ -63,17 +105,33 @@ export class UsersService {
 
   /** `origin` null: the bootstrap admin, made at start-up by no request, is not recorded. */
   async create(origin: ChangeOrigin | null, dto: CreateUserDto): Promise<User> {
+    const kind = dto.kind ?? UserKind.Person;
+    if (kind === UserKind.Service) {
+      for (const field of ['email', 'password'] as const) {
+        if (dto[field] !== undefined) {
+          throw new InvalidInputError(`${field} must be left out: a service account has none`);
+        }
+      }
+    }
     const now = new Date();
     const user: User = {
       id: randomUUID(),
-      email: dto.email.toLowerCase(),
+      kind,
+      email: dto.email?.toLowerCase() ?? null,
       name: dto.name,
       role: dto.role ?? Role.Viewer,
-      passwordHash: await this.passwords.hash(dto.password),
+      passwordHash: dto.password === undefined ? null : await this.passwords.hash(dto.password),
       tokenVersion: 0,
       createdAt: now,
       updatedAt: now,
+      oidcSubject: null,
     };
+    await this.insert(origin, user);
+    return user;
+  }
+
+  /** Writes a new user and its creation record; a taken e-mail is a ConflictError. */
+  private async insert(origin: ChangeOrigin | null, user: User): Promise<void> {
     try {
       await this.writer.write(origin, async (unit) => {
         await this.users.insert(unit.manager, user);
@@ -89,7 +147,6 @@ export class UsersService {
       if (isUniqueViolation(error)) throw new ConflictError('email is already in use');
       throw error;
     }
-    return user;
   }
 
   async update(origin: ChangeOrigin, id: string, dto: UpdateUserDto): Promise<User> {
@@ -101,6 +158,9 @@ export class UsersService {
       const { manager } = unit;
       const before = await this.users.findById(id, manager);
       if (!before) throw new NotFoundError(`user ${id} not found`);
+      if (before.kind === UserKind.Service && dto.password !== undefined) {
+        throw new InvalidInputError('password must be left out: a service account has none');
+      }
       const changed = await this.users.update(manager, id, changes, {
         // A password set by an admin ends the user's sessions, as a change by the user does.
         endSessions: dto.password !== undefined,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { readOidc, readPublicUrl, type OidcConfig } from './oidc-config.js';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -37,6 +38,10 @@ export interface AppConfig {
   /** Days from a finding's opening (or last reopening) to its due date, by severity. */
   findingSlaDays: Record<SlaSeverity, number>;
   webhooks: WebhooksConfig;
+  /** Single sign-on through an OpenID Connect provider; null: password sign-in only. */
+  oidc: OidcConfig | null;
+  /** Where users reach the service (the sign-on's redirect URI); null: each request's origin. */
+  publicUrl: string | null;
 }
 
 /** How events are sent to webhooks. */
@@ -265,6 +270,8 @@ export function loadConfig(env: Env): AppConfig {
       pollMs: integer('WEBHOOK_POLL_MS', 1000, 10, 60_000),
       checkEverySeconds: integer('EVENTS_CHECK_S', 60, 1, 3600),
     },
+    oidc: readOidc(get, fail),
+    publicUrl: readPublicUrl(get, fail),
   };
 }
 

@@ -10,6 +10,7 @@ import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import { ForbiddenError } from '../common/errors/forbidden.error.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
+import { actsAsAdmin } from '../common/key-rules.js';
 import { Role, roleIncludes } from '../common/role.js';
 import { DiagramVisibility, type Diagram } from '../database/entities/diagram.entity.js';
 import type { CreateDiagramDto } from './dto/create-diagram.dto.js';
@@ -26,11 +27,11 @@ function notFound(id: string): NotFoundError {
 }
 
 /**
- * Whose diagrams the caller reaches: an admin every one (null); anyone else their own, and the
- * public ones when reading.
+ * Whose diagrams the caller reaches: an admin every one (null), but with a key without the
+ * `admin` scope; anyone else their own, and the public ones when reading.
  */
 function owner(caller: Principal): DiagramViewer {
-  return roleIncludes(caller.role, Role.Admin) ? null : caller.userId;
+  return actsAsAdmin(caller) ? null : caller.userId;
 }
 
 @Injectable()
@@ -132,7 +133,7 @@ export class DiagramsService {
     if (!roleIncludes(caller.role, Role.Editor)) {
       throw new ForbiddenError('Changing a diagram requires the editor role');
     }
-    if (!roleIncludes(caller.role, Role.Admin) && diagram.ownerId !== caller.userId) {
+    if (!actsAsAdmin(caller) && diagram.ownerId !== caller.userId) {
       throw new ForbiddenError('Only the owner of a diagram or an admin may change it');
     }
   }

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { ForbiddenError } from '../common/errors/forbidden.error.js';
 import { UnreadBody } from '../common/http/unread-body.js';
 import type { Principal } from '../common/principal.js';
+import { actsAsAdmin, sourceRefusal } from '../common/key-rules.js';
 import { Role, roleIncludes } from '../common/role.js';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -182,7 +183,7 @@ export class IngestService implements OnModuleDestroy {
 
   /**
    * The options checked (`parse`) and handed to the hooks; the roles they need checked
-   * around: replace before, deleteStale without a source after.
+   * around: replace before; the API key's sources and deleteStale without a source after.
    */
   private checkPayload(
     caller: Principal,
@@ -191,18 +192,25 @@ export class IngestService implements OnModuleDestroy {
     hooks: IngestHooks,
     parse: () => IngestPayload,
   ): IngestPayload {
-    const admin = roleIncludes(caller.role, Role.Admin);
-    if (mode === 'replace' && !admin) {
-      throw new ForbiddenError('replace mode requires the admin role');
-    }
+    const admin = actsAsAdmin(caller);
+    // An admin's key without the `admin` scope is told which rule refused it.
+    const adminOnly = (what: string) =>
+      new ForbiddenError(
+        roleIncludes(caller.role, Role.Admin)
+          ? `${what} needs the admin scope: API key lacks the scope 'admin'`
+          : `${what} requires the admin role`,
+      );
+    if (mode === 'replace' && !admin) throw adminOnly('replace mode');
     const payload = parse();
     const { deleteStale, source, dryRun } = payload;
     hooks.optionsRead?.({ format, mode: payload.mode, source, deleteStale, dryRun });
+    const sourceRefused = sourceRefusal(caller, source);
+    if (sourceRefused) throw new ForbiddenError(sourceRefused);
     // Without a source, deleteStale deletes whatever the payload leaves out, as replace does.
     if (payload.mode === 'merge' && deleteStale && source === null && !admin) {
       const [stale, from] =
         format === 'json' ? ['options.deleteStale', 'options.source'] : ['deleteStale', 'source'];
-      throw new ForbiddenError(`${stale} without ${from} requires the admin role`);
+      throw adminOnly(`${stale} without ${from}`);
     }
     return payload;
   }

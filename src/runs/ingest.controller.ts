@@ -21,6 +21,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MediaTypesConfig } from '../common/filters/all-exceptions.filter.js';
 import { CurrentUser } from '../common/decorators/current-user.decorator.js';
+import { KeyScope } from '../common/decorators/key-scope.decorator.js';
 import { Roles } from '../common/decorators/roles.decorator.js';
 import {
   ApiAuthenticated,
@@ -28,6 +29,7 @@ import {
 } from '../common/openapi/api-error-responses.decorator.js';
 import type { Principal } from '../common/principal.js';
 import { Role } from '../common/role.js';
+import { Scope } from '../common/scope.js';
 import { IngestRequestDto } from '../ingest/dto/ingest-request.dto.js';
 import { IngestResponse } from '../ingest/dto/ingest-response.dto.js';
 import { IngestService, type IngestForm } from '../ingest/ingest.service.js';
@@ -111,6 +113,7 @@ export class IngestController {
    * the kept answer exactly (status included: hence @Res rather than a returned value).
    */
   @Roles(Role.Editor)
+  @KeyScope(Scope.Ingest)
   @Post('ingest')
   @RouteConfig(INGEST_MEDIA_TYPES)
   @HttpCode(HttpStatus.OK)
@@ -212,7 +215,7 @@ export class IngestController {
     {
       status: 403,
       description:
-        'The caller is a viewer, or, without the admin role, asks for replace mode or for deleteStale without a source',
+        "The caller is a viewer, or, without the admin role (or with an API key lacking the scope 'admin'), asks for replace mode or for deleteStale without a source; or its API key lacks the scope 'ingest', is bound to sources that do not include the ingestion's source (or it names none), or is used from outside its allowedCidrs",
     },
     {
       status: 409,

@@ -16,6 +16,7 @@ const CALLER: Principal = {
   role: Role.Editor,
   apiKeyId: 'key-1',
   apiKeyPrefix: 'amk_0123456789ab',
+  key: null,
 };
 const CLAIMED = { caller: 'key:key-1', key: 'job-1', runId: 'run-1' };
 const SQL = {} as IngestSql;

@@ -5,13 +5,16 @@ import {
   ApiAuthenticated,
   ApiErrorResponses,
 } from '../common/openapi/api-error-responses.decorator.js';
+import { KeyScope } from '../common/decorators/key-scope.decorator.js';
 import { TOTAL_COUNT_HEADER } from '../common/openapi/headers.js';
+import { Scope } from '../common/scope.js';
 import { ListRunsQueryDto } from './dto/list-runs-query.dto.js';
 import { RunResponse, toRunResponse } from './dto/run-response.dto.js';
 import { RunsService } from './runs.service.js';
 
-/** Every signed-in user may see the ingestion runs. */
+/** Every signed-in user may see the ingestion runs; an API key with `read` or `ingest`. */
 @ApiTags('ingestion')
+@KeyScope(Scope.Read, Scope.Ingest)
 @ApiAuthenticated()
 @Controller('integrations/runs')
 export class RunsController {

@@ -3,8 +3,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiKey } from '../../src/database/entities/api-key.entity.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
-const CREATED_FIELDS = ['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix'];
-const LISTED_FIELDS = ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix'];
+const LISTED_FIELDS = [
+  'allowedCidrs',
+  'createdAt',
+  'expiresAt',
+  'id',
+  'lastUsedAt',
+  'lastUsedIp',
+  'name',
+  'prefix',
+  'scopes',
+  'sources',
+];
+const CREATED_FIELDS = [...LISTED_FIELDS, 'key'].sort();
 
 function isIsoTimestamp(value: unknown): boolean {
   return typeof value === 'string' && new Date(value).toISOString() === value;
@@ -62,9 +73,13 @@ describe('API keys (/api/auth/api-keys)', () => {
         name: 'scanner',
         key: expect.any(String),
         prefix: expect.any(String),
+        scopes: ['read', 'write', 'ingest', 'admin'],
+        sources: null,
+        allowedCidrs: null,
         createdAt: expect.any(String),
         expiresAt: null,
         lastUsedAt: null,
+        lastUsedIp: null,
       });
       expect(Object.keys(response.body).sort()).toEqual(CREATED_FIELDS);
       const { key, prefix, createdAt } = response.body;
@@ -109,23 +124,27 @@ describe('API keys (/api/auth/api-keys)', () => {
       expect(allowed.body.map((u: any) => u.email)).toContain(viewer.email);
     });
 
-    it("follows the user's current role: a promotion applies to an existing key at once", async () => {
-      const viewer = await t.createUser('viewer');
-      const { key } = await createKey(viewer.token);
-      expect((await t.request('GET', '/api/users', { token: key })).status).toBe(403);
-      const promote = await t.request('PUT', `/api/users/${viewer.id}`, {
-        token: admin,
-        body: { role: 'admin' },
-      });
-      expect(promote.status).toBe(200);
-      expect((await t.request('GET', '/api/users', { token: key })).status).toBe(200);
-      // Back down, so that the bootstrap admin stays the only admin.
-      const demote = await t.request('PUT', `/api/users/${viewer.id}`, {
+    it("follows the user's current role: a demotion applies to an existing key at once", async () => {
+      const editor = await t.createUser('editor');
+      const { key } = await createKey(editor.token);
+      const write = () =>
+        t.request('POST', '/api/assets', {
+          token: key,
+          body: { name: `by-key-${randomUUID()}`, type: 'server' },
+        });
+      expect((await write()).status).toBe(201);
+      const demote = await t.request('PUT', `/api/users/${editor.id}`, {
         token: admin,
         body: { role: 'viewer' },
       });
       expect(demote.status).toBe(200);
-      expect((await t.request('GET', '/api/users', { token: key })).status).toBe(403);
+      expect((await write()).status).toBe(403);
+      const promote = await t.request('PUT', `/api/users/${editor.id}`, {
+        token: admin,
+        body: { role: 'editor' },
+      });
+      expect(promote.status).toBe(200);
+      expect((await write()).status).toBe(201);
     });
 
     it('accepts a future expiresAt and returns it normalised to UTC', async () => {
@@ -154,7 +173,7 @@ describe('API keys (/api/auth/api-keys)', () => {
         ['an empty name', 'name', { name: '' }],
         ['a name that is not a string', 'name', { name: 7 }],
         ['a name of 256 characters', 'name', { name: 'n'.repeat(256) }],
-        ['an unknown property', 'scopes', { name: 'k', scopes: ['admin'] }],
+        ['an unknown property', 'owner', { name: 'k', owner: 'someone' }],
       ];
 
       it.each(cases)('%s', async (_label, field, body) => {
@@ -226,6 +245,7 @@ describe('API keys (/api/auth/api-keys)', () => {
       const after = Date.now();
       const first = (await find()).lastUsedAt;
       expect(isIsoTimestamp(first)).toBe(true);
+      expect((await find()).lastUsedIp).toBe('127.0.0.1');
       expect(Date.parse(first)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(first)).toBeLessThanOrEqual(after + 1000);
 
@@ -385,9 +405,13 @@ describe('API keys (/api/auth/api-keys)', () => {
           id: created.body.id,
           name: 'viewer key',
           prefix: created.body.prefix,
+          scopes: ['read'],
+          sources: null,
+          allowedCidrs: null,
           createdAt: created.body.createdAt,
           expiresAt: null,
           lastUsedAt: null,
+          lastUsedIp: null,
         },
       ]);
 

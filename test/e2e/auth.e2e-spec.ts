@@ -3,7 +3,7 @@ import { decodeJwtPayload, forgeJwt } from '../support/jwt.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, expectErrorBody, TestApp } from '../support/test-app.js';
 
 const JWT_SECRET = 'a-test-secret-that-is-long-enough-for-hs256';
-const USER_KEYS = ['createdAt', 'email', 'id', 'name', 'role', 'updatedAt'];
+const USER_KEYS = ['createdAt', 'email', 'id', 'kind', 'name', 'role', 'updatedAt'];
 
 describe('authentication', () => {
   let t: TestApp;

@@ -744,6 +744,7 @@ describe('change history', () => {
         role: 'admin' as never,
         apiKeyId: null,
         apiKeyPrefix: null,
+        key: null,
       },
       requestId: 'rolled-back-1',
       runId: null,

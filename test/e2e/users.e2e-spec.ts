@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { ADMIN_EMAIL, expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
 
-const USER_FIELDS = ['createdAt', 'email', 'id', 'name', 'role', 'updatedAt'];
+const USER_FIELDS = ['createdAt', 'email', 'id', 'kind', 'name', 'role', 'updatedAt'];
 
-/** A User object exactly: these six fields, no password or hash, ISO timestamps. */
+/** A person's User object exactly: these seven fields, no password or hash, ISO timestamps. */
 function expectUser(body: any, expected: { email: string; name: string; role: string }): void {
   expect(body).toEqual({
     id: expect.any(String),
+    kind: 'person',
     email: expected.email,
     name: expected.name,
     role: expected.role,

@@ -1,11 +1,22 @@
 /** The API's shapes the UI reads (see docs/api.md). */
 export type Role = 'viewer' | 'editor' | 'admin';
 
+export type Scope = 'read' | 'write' | 'ingest' | 'admin';
+
+/** The scopes each role allows a key, in the API's order. */
+export const ROLE_SCOPES: Record<Role, Scope[]> = {
+  viewer: ['read'],
+  editor: ['read', 'write', 'ingest'],
+  admin: ['read', 'write', 'ingest', 'admin'],
+};
+
 export interface User {
   id: string;
-  email: string;
+  /** null for a service account. */
+  email: string | null;
   name: string;
   role: Role;
+  kind: 'person' | 'service';
   createdAt: string;
   updatedAt: string;
 }
@@ -212,9 +223,13 @@ export interface ApiKey {
   id: string;
   name: string;
   prefix: string;
+  scopes: Scope[];
+  sources: string[] | null;
+  allowedCidrs: string[] | null;
   createdAt: string;
   expiresAt: string | null;
   lastUsedAt: string | null;
+  lastUsedIp: string | null;
   key?: string;
 }
 

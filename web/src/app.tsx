@@ -116,7 +116,7 @@ export function App() {
         </nav>
         <div class="who">
           <span>
-            {user.email} <span class="role">({user.role})</span>
+            {user.email ?? user.name} <span class="role">({user.role})</span>
           </span>
           <button type="button" class="secondary" onClick={signOut}>
             Sign out
@@ -158,7 +158,7 @@ function route(path: string, user: User) {
     case 'webhooks':
       return <WebhooksPage user={user} id={id} />;
     case 'api-keys':
-      return <ApiKeysPage />;
+      return <ApiKeysPage user={user} />;
     case 'users':
       return <UsersPage user={user} />;
     case 'account':

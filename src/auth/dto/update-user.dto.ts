@@ -1,7 +1,10 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
 import { CreateUserDto } from './create-user.dto.js';
 
-/** The e-mail is fixed; a field left out stays as it is, and null is refused for every one. */
-export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['email']), {
+/**
+ * The e-mail and the kind are fixed; a field left out stays as it is, and null is refused for
+ * every one. A service account takes no password.
+ */
+export class UpdateUserDto extends PartialType(OmitType(CreateUserDto, ['email', 'kind']), {
   skipNullProperties: false,
 }) {}

@@ -1,20 +1,32 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Role } from '../../common/role.js';
-import type { User } from '../../database/entities/user.entity.js';
+import { UserKind, type User } from '../../database/entities/user.entity.js';
 
 /** A user, never with its password or hash. */
 export class UserResponse {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
-  @ApiProperty({ description: 'Lower-cased', example: 'ci@example.com' })
-  email: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Lower-cased; null for a service account',
+    example: 'ci@example.com',
+  })
+  email: string | null;
 
   @ApiProperty({ example: 'CI' })
   name: string;
 
   @ApiProperty({ enum: Role, enumName: 'Role', example: Role.Editor })
   role: Role;
+
+  @ApiProperty({
+    enum: UserKind,
+    enumName: 'UserKind',
+    description: 'A person signs in; a service account only holds API keys',
+  })
+  kind: UserKind;
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
@@ -29,6 +41,7 @@ export function toUserResponse(user: User): UserResponse {
     email: user.email,
     name: user.name,
     role: user.role,
+    kind: user.kind,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

@@ -5,8 +5,13 @@ export class RunActor {
   @ApiProperty({ format: 'uuid', example: '01936f0d-2b4c-7d1e-8f3a-5c7e9a1b3d5f' })
   userId: string;
 
-  @ApiProperty({ example: 'ci@example.com' })
-  email: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'null for a service account',
+    example: 'ci@example.com',
+  })
+  email: string | null;
 
   @ApiProperty({
     type: String,

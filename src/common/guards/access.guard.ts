@@ -3,12 +3,13 @@ import { Reflector } from '@nestjs/core';
 import { LOGIN_RATE_LIMIT } from '../decorators/login-rate-limit.decorator.js';
 import { IS_PUBLIC } from '../decorators/public.decorator.js';
 import { AuthenticationGuard } from './authentication.guard.js';
+import { KeyRulesGuard } from './key-rules.guard.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RolesGuard } from './roles.guard.js';
 
 /**
  * The one global guard, denying by default: who the caller is, whether it is over its rate,
- * then its role. A public route that is not rate limited (the health probes) is let through
+ * what its API key allows (address and scopes), then its role. A public route that is not rate limited (the health probes) is let through
  * at once, so that the probes pay for none of it.
  */
 @Injectable()
@@ -17,6 +18,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authentication: AuthenticationGuard,
     private readonly rateLimit: RateLimitGuard,
+    private readonly keyRules: KeyRulesGuard,
     private readonly roles: RolesGuard,
   ) {}
 
@@ -34,6 +36,7 @@ export class AccessGuard implements CanActivate {
     return (
       (await this.authentication.authenticate(context)) &&
       (await this.rateLimit.canActivate(context)) &&
+      this.keyRules.canActivate(context) &&
       this.roles.canActivate(context)
     );
   }

@@ -10,8 +10,9 @@ export class ActorColumns {
   @Column({ name: 'actor_user_id', type: 'varchar', length: 36 })
   userId: string;
 
-  @Column({ name: 'actor_email', type: 'varchar', length: 255 })
-  email: string;
+  // null for a service account.
+  @Column({ name: 'actor_email', type: 'varchar', length: 255, nullable: true })
+  email: string | null;
 
   @Column({ name: 'actor_api_key_id', type: 'varchar', length: 36, nullable: true })
   apiKeyId: string | null;

@@ -7,6 +7,7 @@ import {
   ManyToOne,
   PrimaryColumn,
 } from 'typeorm';
+import type { Scope } from '../../common/scope.js';
 import { User } from './user.entity.js';
 
 @Entity('api_keys')
@@ -42,4 +43,21 @@ export class ApiKey {
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt: Date;
+
+  // The client address of that use, written with it.
+  @Column({ name: 'last_used_ip', type: 'varchar', length: 64, nullable: true })
+  lastUsedIp: string | null;
+
+  // What the key may do, on top of its user's role; read with the key, so that checking them
+  // costs no query of its own.
+  @Column({ type: 'simple-json' })
+  scopes: Scope[];
+
+  // The feeds it may ingest as; null: any.
+  @Column({ type: 'simple-json', nullable: true })
+  sources: string[] | null;
+
+  // The client address prefixes it may be used from; null: any.
+  @Column({ name: 'allowed_cidrs', type: 'simple-json', nullable: true })
+  allowedCidrs: string[] | null;
 }

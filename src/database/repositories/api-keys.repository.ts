@@ -46,16 +46,21 @@ export class ApiKeysRepository {
     await manager.getRepository(ApiKey).delete({ id, userId });
   }
 
+  /** Moves the key's expiry (a rotation's grace period). */
+  async setExpiry(manager: EntityManager, id: string, expiresAt: Date): Promise<void> {
+    await manager.getRepository(ApiKey).update({ id }, { expiresAt });
+  }
+
   /**
-   * Sets the key's last use to `now` unless it was set after `threshold`: conditional, so that
-   * concurrent requests with one key write it once at most.
+   * Sets the key's last use to `now` from `address` unless it was set after `threshold`:
+   * conditional, so that concurrent requests with one key write it once at most.
    */
-  async touch(id: string, now: Date, threshold: Date): Promise<void> {
+  async touch(id: string, now: Date, address: string, threshold: Date): Promise<void> {
     await this.dataSource
       .getRepository(ApiKey)
       .createQueryBuilder()
       .update(ApiKey)
-      .set({ lastUsedAt: now })
+      .set({ lastUsedAt: now, lastUsedIp: address })
       .where('id = :id', { id })
       .andWhere('(last_used_at IS NULL OR last_used_at <= :threshold)', { threshold })
       .execute();

@@ -66,6 +66,11 @@ export class UsersRepository {
     return this.dataSource.getRepository(User).findOneBy({ email });
   }
 
+  /** The user an identity provider's `sub` names. */
+  findBySubject(oidcSubject: string): Promise<User | null> {
+    return this.dataSource.getRepository(User).findOneBy({ oidcSubject });
+  }
+
   /** Every user, oldest first. */
   list(): Promise<User[]> {
     return this.dataSource.getRepository(User).find({ order: { createdAt: 'ASC', id: 'ASC' } });

@@ -1,6 +1,5 @@
 import type { ApiKey } from '../entities/api-key.entity.js';
-import type { InsertColumn } from '../ingest-sql.js';
-import { text, timestamp } from './column-table.js';
+import { json, text, timestamp, type TableColumn } from './column-table.js';
 
 /**
  * The api_keys table: the column of each property of the entity (its user reference aside), in
@@ -15,4 +14,8 @@ export const API_KEY_COLUMNS = {
   expiresAt: timestamp('expires_at'),
   lastUsedAt: timestamp('last_used_at'),
   createdAt: timestamp('created_at'),
-} as const satisfies { [P in Exclude<keyof ApiKey, 'user'>]-?: InsertColumn };
+  lastUsedIp: text('last_used_ip'),
+  scopes: json('scopes'),
+  sources: json('sources'),
+  allowedCidrs: json('allowed_cidrs'),
+} as const satisfies { [P in Exclude<keyof ApiKey, 'user'>]-?: TableColumn };

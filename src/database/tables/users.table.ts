@@ -15,6 +15,8 @@ export const USER_COLUMNS = {
   tokenVersion: integer('token_version'),
   createdAt: timestamp('created_at'),
   updatedAt: timestamp('updated_at'),
+  kind: text('kind'),
+  oidcSubject: text('oidc_subject'),
 } as const satisfies { [P in keyof User]-?: InsertColumn };
 
 /** What authenticating a session token reads of its user, in the table's order. */

@@ -14,8 +14,13 @@ export class FindingActor {
   @ApiProperty({ format: 'uuid' })
   userId: string;
 
-  @ApiProperty({ example: 'alice@example.com' })
-  email: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'null for a service account',
+    example: 'alice@example.com',
+  })
+  email: string | null;
 
   @ApiProperty({ type: String, nullable: true, format: 'uuid' })
   apiKeyId: string | null;

@@ -1,6 +1,16 @@
-import { useState } from 'preact/hooks';
-import { post, session, type User } from '../api';
+import { useEffect, useState } from 'preact/hooks';
+import { get, post, session, type User } from '../api';
 import { ErrorMessage, Field, useTitle } from '../ui';
+
+interface SignInOptions {
+  password: boolean;
+  oidc: { enabled: boolean; name: string | null };
+}
+
+interface Session {
+  token: string;
+  user: User;
+}
 
 export function LoginPage({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   useTitle('Sign in');
@@ -8,19 +18,34 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const expired = new URLSearchParams(location.search).has('expired');
+  const [options, setOptions] = useState<SignInOptions | null>(null);
+  const params = new URLSearchParams(location.search);
+  const expired = params.has('expired');
+  const ssoError = params.get('sso_error');
+
+  const signedIn = (answer: Session) => {
+    session.set(answer.token);
+    onSignedIn(answer.user);
+  };
+
+  useEffect(() => {
+    get<SignInOptions>('/api/auth/config').then(setOptions, () => setOptions(null));
+    // Back from the identity provider: its sign-in left a cookie to take the session with.
+    if (params.has('sso')) {
+      setBusy(true);
+      post<Session>('/api/auth/oidc/session').then(signedIn, (failure: unknown) => {
+        setError(failure);
+        setBusy(false);
+      });
+    }
+  }, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const answer = await post<{ token: string; user: User }>('/api/auth/login', {
-        email,
-        password,
-      });
-      session.set(answer.token);
-      onSignedIn(answer.user);
+      signedIn(await post<Session>('/api/auth/login', { email, password }));
     } catch (failure) {
       setError(failure);
     } finally {
@@ -32,6 +57,19 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
     <main id="main" class="login">
       <h1 tabIndex={-1}>Sign in to Asset Map</h1>
       {expired && <p class="notice">Your session ended. Sign in again to go on.</p>}
+      {ssoError && (
+        <p class="error" role="alert">
+          {ssoError}
+        </p>
+      )}
+      {options?.oidc.enabled && (
+        <p class="card sso">
+          {/* A page of the service, not of the UI: target keeps the client-side router away. */}
+          <a class="button" href="/api/auth/oidc/login" target="_self">
+            Sign in with {options.oidc.name ?? 'single sign-on'}
+          </a>
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)} class="card">
         <Field label="E-mail">
           <input

@@ -13,6 +13,8 @@ import { Findings1795876503670 } from './1795876503670-Findings.js';
 import { FindingPeriodSeverity1795889238826 } from './1795889238826-FindingPeriodSeverity.js';
 import { FindingCounts1795889238827 } from './1795889238827-FindingCounts.js';
 import { Events1795915445210 } from './1795915445210-Events.js';
+import { ServiceAccountsScopedKeys1795916957483 } from './1795916957483-ServiceAccountsScopedKeys.js';
+import { OidcSubject1795917021485 } from './1795917021485-OidcSubject.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -30,4 +32,6 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   FindingPeriodSeverity1795889238826,
   FindingCounts1795889238827,
   Events1795915445210,
+  ServiceAccountsScopedKeys1795916957483,
+  OidcSubject1795917021485,
 ];

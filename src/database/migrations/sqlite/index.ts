@@ -13,6 +13,8 @@ import { Findings1795876500649 } from './1795876500649-Findings.js';
 import { FindingPeriodSeverity1795889233428 } from './1795889233428-FindingPeriodSeverity.js';
 import { FindingCounts1795889233429 } from './1795889233429-FindingCounts.js';
 import { Events1795915440486 } from './1795915440486-Events.js';
+import { ServiceAccountsScopedKeys1795916948858 } from './1795916948858-ServiceAccountsScopedKeys.js';
+import { OidcSubject1795917012893 } from './1795917012893-OidcSubject.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -30,4 +32,6 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   FindingPeriodSeverity1795889233428,
   FindingCounts1795889233429,
   Events1795915440486,
+  ServiceAccountsScopedKeys1795916948858,
+  OidcSubject1795917012893,
 ];
