@@ -374,7 +374,11 @@ describe('every route refuses a key without its scope', () => {
     }
     if (path.startsWith('/api/integrations/runs')) return [['read', 'ingest']];
     if (method === 'post' && path === INGEST) return [['ingest']];
-    const adminOnly = path.startsWith('/api/users') || path === '/api/changes';
+    const adminOnly =
+      path.startsWith('/api/users') ||
+      path === '/api/changes' ||
+      path.startsWith('/api/webhooks') ||
+      (method === 'put' && path.startsWith('/api/sources/'));
     if (method === 'get') return adminOnly ? [['read'], ['admin']] : [['read']];
     return adminOnly ? [['admin']] : [['write']];
   }
