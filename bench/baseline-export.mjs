@@ -111,13 +111,14 @@ const server = createServer(async (request, response) => {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': 'attachment; filename="assets.csv"',
   });
-  let ready = response.write(`${HEADER.join(',')}\r\n`);
+  response.write(`${HEADER.join(',')}\r\n`);
   let after;
   for (;;) {
     const read = await batch(after);
     if (read.rows.length === 0) break;
-    if (!ready) await once(response, 'drain');
-    ready = response.write(csv(read));
+    // Asked after the read: the buffer may have drained while the database answered.
+    if (response.writableNeedDrain) await once(response, 'drain');
+    response.write(csv(read));
     const last = read.rows[read.rows.length - 1];
     after = { key: last.created_at, id: last.id };
     if (read.rows.length < BATCH) break;
