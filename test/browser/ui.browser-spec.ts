@@ -303,7 +303,7 @@ describeWithChromium('the browser UI in Chromium', () => {
         );
       });
       // A bad filter is the API's 400, in its words.
-      await page.getByLabel('Port').fill('99999');
+      await page.getByLabel('Port', { exact: true }).fill('99999');
       await page.getByRole('button', { name: 'Filter' }).click();
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(/port/);
       await page.getByRole('button', { name: 'Clear' }).click();
@@ -712,10 +712,17 @@ describeWithChromium('the browser UI in Chromium', () => {
       await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
         'Inventory',
       );
+      // The page's actions: the export's format and button, then a new asset.
       await page.keyboard.press('Tab');
-      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
-        'New asset',
+      await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe(
+        'format',
       );
+      for (const action of ['Export', 'New asset']) {
+        await page.keyboard.press('Tab');
+        await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+          action,
+        );
+      }
       await expect(
         page.evaluate(() => document.querySelector('a, button, input, select')?.textContent),
       ).resolves.toBe('Skip to content');
