@@ -15,6 +15,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Lists longer than this find a repeated key through a Map. */
+const SEARCHED_KEYS = 16;
+
 /** Each shape's fields as pairs, made once: a big ingestion reads hundreds of thousands of entries. */
 const fieldPairs = new WeakMap<object, [string, FieldRule][]>();
 
@@ -66,15 +69,20 @@ export function readEntryList<T>(
 ): { entries: T[] } | { problem: string } {
   if (!Array.isArray(value)) return { problem: `${path} must be an array` };
   const entries: T[] = [];
-  const firstByKey = new Map<string, number>();
+  // The keys so far, in list order; a short list (most are) is searched, as a Map for each
+  // would be most of its garbage.
+  const keys: string[] = [];
+  let firstByKey: Map<string, number> | null = null;
   for (let position = 0; position < value.length; position++) {
     const read = readEntry(value[position], path, position, shape.fields);
     if ('problem' in read) return read;
     const key = shape.key(read.entry);
-    const first = firstByKey.get(key);
-    if (first !== undefined)
+    const first = firstByKey ? (firstByKey.get(key) ?? -1) : keys.indexOf(key);
+    if (first !== -1)
       return { problem: shape.repeats(`${path}[${position}]`, `${path}[${first}]`, key) };
-    firstByKey.set(key, position);
+    keys.push(key);
+    if (firstByKey) firstByKey.set(key, position);
+    else if (keys.length > SEARCHED_KEYS) firstByKey = new Map(keys.map((k, at) => [k, at]));
     entries.push(read.entry);
   }
   return { entries };

@@ -108,7 +108,7 @@ const V6 = [
 const IP_PATTERN = `^(?:${V4}|(?:${V6})(?:%[0-9a-zA-Z-.:]{1,})?)$`;
 // Printable characters only: no controls, no lone surrogates.
 const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\u{10ffff}]+$/u;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 declare global {
   interface String {
@@ -139,13 +139,20 @@ function isPortList(value: string): boolean {
   return value.length <= MAX_PORT_LIST_LENGTH && value.split(',').every(isPortItem);
 }
 
-// Arithmetic rather than a Date round trip, which is a large share of a big ingestion's time.
+/** The number the decimal digits of `value` from `start` to `end` write. */
+function digitsAt(value: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) n = n * 10 + value.charCodeAt(i) - 48;
+  return n;
+}
+
+// Arithmetic rather than a Date round trip, which is a large share of a big ingestion's time;
+// and read off the characters, since a match's array for each of its dates is garbage.
 function isRealDate(value: string): boolean {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
+  if (!DATE.test(value)) return false;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 7);
+  const day = digitsAt(value, 8, 10);
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);

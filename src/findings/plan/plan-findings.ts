@@ -88,19 +88,18 @@ export function planFindings(
     reopened: [],
     fixed: [],
   };
-  const byVulnId = new Map(stored.map((finding) => [finding.vulnId, finding]));
-  const listedIds = new Set<string>();
-  const shownAfter: ListedVulnerability[] = [];
+  const byVulnId = new Map<string, StoredFinding>();
+  for (const finding of stored) byVulnId.set(finding.vulnId, finding);
+  let listedStored = 0;
   for (const vulnerability of listed) {
-    listedIds.add(vulnerability.id);
     const finding = byVulnId.get(vulnerability.id);
     if (finding === undefined) {
       const id = newId();
       plan.creates.push({ id, values: vulnerability });
       plan.opened.push(vulnerability.id);
-      shownAfter.push(vulnerability);
       continue;
     }
+    listedStored++;
     plan.seen.push(finding.id);
     const reopens = finding.status === 'fixed';
     const values = sameValues(finding, vulnerability) ? null : vulnerability;
@@ -109,10 +108,12 @@ export function planFindings(
     if (reopens) plan.reopened.push(vulnerability.id);
     if (source !== null && !finding.sources.includes(source))
       plan.sourceAdds.push([finding.id, finding.nextPosition]);
-    if (reopens || LISTED.has(finding.status)) shownAfter.push(vulnerability);
   }
-  for (const finding of stored) {
-    if (listedIds.has(finding.vulnId) || !LISTED.has(finding.status)) continue;
+  // Most lists of a repeated scan name every stored finding: nothing is left to leave.
+  const unlisted =
+    listedStored === stored.length ? [] : notListed(stored, new Set(listed.map(({ id }) => id)));
+  const kept: StoredFinding[] = [];
+  for (const finding of unlisted) {
     let fixes = source === null;
     if (source !== null && finding.sources.includes(source)) {
       plan.sourceRemovals.push(finding.id);
@@ -121,13 +122,36 @@ export function planFindings(
     if (fixes) {
       plan.changes.push({ stored: finding, values: null, status: 'fixed' });
       plan.fixed.push(finding.vulnId);
-    } else shownAfter.push(valuesOf(finding));
+    } else kept.push(finding);
   }
   if (plan.creates.length > 0 || plan.changes.length > 0) {
-    const before = stored.filter((finding) => LISTED.has(finding.status)).map(valuesOf);
-    plan.shown = { before, after: shownAfter };
+    plan.shown = {
+      before: stored.filter((finding) => LISTED.has(finding.status)).map(valuesOf),
+      after: shownAfter(listed, byVulnId, kept),
+    };
   }
   return plan;
+}
+
+/** The open or accepted stored findings whose vulnIds `listed` does not hold. */
+function notListed(stored: readonly StoredFinding[], listed: ReadonlySet<string>): StoredFinding[] {
+  return stored.filter((finding) => !listed.has(finding.vulnId) && LISTED.has(finding.status));
+}
+
+/**
+ * The asset's listed findings after the write: the listed vulnerabilities that are new, reopen
+ * or stay open or accepted, then the unlisted findings that stay (`kept`), as they are.
+ */
+function shownAfter(
+  listed: readonly ListedVulnerability[],
+  byVulnId: ReadonlyMap<string, StoredFinding>,
+  kept: readonly StoredFinding[],
+): ListedVulnerability[] {
+  const after = listed.filter((vulnerability) => {
+    const finding = byVulnId.get(vulnerability.id);
+    return finding === undefined || finding.status === 'fixed' || LISTED.has(finding.status);
+  });
+  return [...after, ...kept.map(valuesOf)];
 }
 
 /** Whether two lists hold the same vulnerabilities with the same values, whatever their order. */

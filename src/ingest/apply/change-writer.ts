@@ -91,7 +91,8 @@ export class ChangeWriter {
     await this.created('findings', created);
     const now = this.nowIso;
     const changed = function* (): Generator<ChangeInput> {
-      for (const findings of plan.findingPlans.values()) yield* findingStatusChanges(findings, now);
+      for (const findings of plan.findingPlans.values())
+        if (findings.changes.length > 0) yield* findingStatusChanges(findings, now);
     };
     await this.write(changed());
   }

@@ -55,6 +55,8 @@ export class EventWriter {
     }
     const entries: FindingEventEntry[] = [];
     for (const findings of plan.findingPlans.values()) {
+      // Most assets of a repeated scan: no finding opened, reopened or fixed.
+      if (findings.creates.length === 0 && findings.changes.length === 0) continue;
       for (const entry of findingPlanEvents(findings)) {
         if (await this.subscribed(entry[1])) entries.push(entry);
       }
