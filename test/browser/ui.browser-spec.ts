@@ -22,18 +22,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WEB_ROOT = `${ROOT}web/dist/`;
 const SCREENSHOTS = `${ROOT}docs/screenshots/`;
 const FIGURES = `${ROOT}bench/results/ui-browser.json`;
-const CHROMIUM = '/usr/bin/chromium';
-// Without the background-networking flags Chromium tries the closed network at every start.
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// Debian's Chromium and its flags, shared with the bench's ui stage. Without the
+// background-networking flags Chromium tries the closed network at every start.
+const { executablePath: CHROMIUM, args: CHROMIUM_FLAGS } = JSON.parse(
+  readFileSync(`${ROOT}test/browser/chromium.json`, 'utf8'),
+) as { executablePath: string; args: string[] };
 const MAP_NODES = 5000;
 const STEP_TIMEOUT = 120_000;
 
