@@ -214,7 +214,8 @@ function Trend() {
   );
 }
 
-function Flow({ summary }: { summary: FindingSummary }) {
+/** `summary` is null until it has answered: the mean time to fix is asked for meanwhile. */
+function Flow({ summary }: { summary: FindingSummary | null }) {
   const fix = useAsync(meanTimeToFix, []);
   const mean = fix.data?.days;
   return (
@@ -224,21 +225,29 @@ function Flow({ summary }: { summary: FindingSummary }) {
         <div>
           <dt>First seen, last 30 days</dt>
           <dd>
-            <CountLink
-              href={findingsLink({ sort: '-firstSeenAt' })}
-              count={summary.openedLast30Days}
-              words="opened"
-            />
+            {summary ? (
+              <CountLink
+                href={findingsLink({ sort: '-firstSeenAt' })}
+                count={summary.openedLast30Days}
+                words="opened"
+              />
+            ) : (
+              '…'
+            )}
           </dd>
         </div>
         <div>
           <dt>Fixed, last 30 days</dt>
           <dd>
-            <CountLink
-              href={findingsLink({ status: 'fixed', sort: '-fixedAt' })}
-              count={summary.fixedLast30Days}
-              words="fixed"
-            />
+            {summary ? (
+              <CountLink
+                href={findingsLink({ status: 'fixed', sort: '-fixedAt' })}
+                count={summary.fixedLast30Days}
+                words="fixed"
+              />
+            ) : (
+              '…'
+            )}
           </dd>
         </div>
         <div>
@@ -363,7 +372,7 @@ export function DashboardPage() {
           </h2>
           {summary.data && <SeverityBars summary={summary.data} />}
         </section>
-        {summary.data && <Flow summary={summary.data} />}
+        <Flow summary={summary.data} />
         <Trend />
         {/* The exposure panel (open critical and high findings reachable from the internet) goes here. */}
         <Feeds />
