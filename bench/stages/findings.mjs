@@ -89,7 +89,7 @@ async function storeCounts(url) {
  * critical); each with its source and its period (closed for the fixed and the false positive).
  * Answers how many were added.
  */
-async function growStore(url, total, assets) {
+export async function growStore(url, total, assets) {
   const db = openRaw(url);
   try {
     const [{ n: stored }] = await db.all('SELECT COUNT(*) AS n FROM findings');

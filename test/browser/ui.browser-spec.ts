@@ -22,18 +22,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WEB_ROOT = `${ROOT}web/dist/`;
 const SCREENSHOTS = `${ROOT}docs/screenshots/`;
 const FIGURES = `${ROOT}bench/results/ui-browser.json`;
-const CHROMIUM = '/usr/bin/chromium';
-// Without the background-networking flags Chromium tries the closed network at every start.
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// Debian's Chromium and its flags, shared with the bench's ui stage. Without the
+// background-networking flags Chromium tries the closed network at every start.
+const { executablePath: CHROMIUM, args: CHROMIUM_FLAGS } = JSON.parse(
+  readFileSync(`${ROOT}test/browser/chromium.json`, 'utf8'),
+) as { executablePath: string; args: string[] };
 const MAP_NODES = 5000;
 const STEP_TIMEOUT = 120_000;
 
@@ -239,10 +232,10 @@ describeWithChromium('the browser UI in Chromium', () => {
     );
 
   it(
-    'signs in, with a wrong password first, shown in words',
+    'signs in, with a wrong password first, shown in words, and lands on the dashboard',
     async () => {
-      await page.goto(`${t.baseUrl}/assets`);
-      await page.waitForURL(/\/login\?next=/);
+      await page.goto(`${t.baseUrl}/`);
+      await page.waitForURL(/\/login$/);
       await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
       await page.getByLabel('Password').fill('not-the-password');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -252,7 +245,7 @@ describeWithChromium('the browser UI in Chromium', () => {
       await shot('sign-in');
       await page.getByLabel('Password').fill(ADMIN_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/assets$/);
+      await page.waitForURL(/\/dashboard$/);
       await page.getByRole('link', { name: 'web-frontend-1' }).waitFor();
       // The token is the tab's only: in sessionStorage, never in localStorage or a cookie.
       const stored = await page.evaluate(() => ({
@@ -261,6 +254,101 @@ describeWithChromium('the browser UI in Chromium', () => {
         cookie: document.cookie,
       }));
       expect(stored).toEqual({ session: ['asset-map.token'], local: 0, cookie: '' });
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "shows the dashboard: its numbers are the API's, and each opens the list it counts",
+    async () => {
+      // A fresh navigation, its API requests counted, timed by the page's own clock.
+      const requested: string[] = [];
+      const onRequest = (request: { url(): string }) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/') && url.pathname !== '/api/auth/me') {
+          requested.push(url.pathname);
+        }
+      };
+      page.on('request', onRequest);
+      await page.goto(`${t.baseUrl}/dashboard`);
+      const panel = (heading: string) =>
+        page.locator('section.panel', { has: page.getByRole('heading', { name: heading }) });
+      await page.locator('.severity-bars tbody tr').first().waitFor();
+      await panel('Riskiest assets').locator('li').first().waitFor();
+      await panel('Last runs').locator('li').first().waitFor();
+      await panel('Feeds').locator('li').first().waitFor();
+      await page.locator('.trend-chart canvas').waitFor();
+      figures.dashboardUsableMs = Math.round(await page.evaluate(() => performance.now()));
+      await page.locator('.mean-time-to-fix').filter({ hasNotText: '…' }).waitFor();
+      page.off('request', onRequest);
+      // One request per panel: the contract has no route that answers several at once.
+      expect(requested.sort()).toEqual([
+        '/api/assets',
+        '/api/findings',
+        '/api/findings/summary',
+        '/api/findings/trend',
+        '/api/integrations/runs',
+        '/api/sources',
+      ]);
+
+      const api = async (path: string) => (await t.request('GET', path, { token })).body;
+      const summary = await api('/api/findings/summary');
+      for (const severity of ['critical', 'high', 'medium', 'low', 'none']) {
+        const row = page.locator(`.severity-bars tr[data-severity="${severity}"]`);
+        await expect(row.locator('.open-count').textContent()).resolves.toBe(
+          `${summary.open[severity]} open ${severity}`,
+        );
+        await expect(row.locator('.overdue-count').textContent()).resolves.toBe(
+          `${summary.overdue[severity]} overdue ${severity}`,
+        );
+      }
+      expect(summary.open).toMatchObject({ critical: 1, high: 1, medium: 1 });
+      const flow = panel('Opened and fixed');
+      await expect(flow.locator('dd').nth(0).textContent()).resolves.toBe(
+        `${summary.openedLast30Days} opened`,
+      );
+      await expect(flow.locator('dd').nth(1).textContent()).resolves.toBe(
+        `${summary.fixedLast30Days} fixed`,
+      );
+      // The first 10 with a risk score (the list sorts unscored assets first).
+      const riskiest = await api('/api/assets?sort=-risk_score&limit=50');
+      await expect(panel('Riskiest assets').locator('li a').allTextContents()).resolves.toEqual(
+        riskiest.assets
+          .filter((asset: { risk_score: number | null }) => asset.risk_score !== null)
+          .slice(0, 10)
+          .map((asset: { name: string }) => asset.name),
+      );
+      const runs = await api('/api/integrations/runs?limit=10');
+      await expect(panel('Last runs').locator('li').count()).resolves.toBe(runs.length);
+      const feeds = await api('/api/sources');
+      await expect(panel('Feeds').locator('li > a').allTextContents()).resolves.toEqual(
+        feeds.map((feed: { name: string }) => feed.name),
+      );
+      // The trend's table holds the API's days.
+      const trend = await api('/api/findings/trend?days=90');
+      await expect(page.locator('.trend-table tbody tr').count()).resolves.toBe(trend.length);
+      await page.getByRole('button', { name: '30 days' }).click();
+      await page.getByRole('heading', { name: 'Open findings over 30 days' }).waitFor();
+      await page.waitForFunction(
+        () => document.querySelectorAll('.trend-table tbody tr').length === 30,
+      );
+      await shot('dashboard');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.locator('.trend-chart canvas').waitFor();
+      await shot('dashboard-phone');
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // A number opens its list: the open criticals, then the riskiest assets.
+      await page.getByRole('link', { name: '1 open critical' }).click();
+      await page.waitForURL(/\/findings\?status=open&severity=critical$/);
+      await findingRows(1);
+      await expect(page.locator('table.findings .vuln-id').allTextContents()).resolves.toEqual([
+        'CVE-2024-0002',
+      ]);
+      await page.goBack();
+      await page.getByRole('link', { name: 'Riskiest assets' }).click();
+      await page.waitForURL(/\/assets\?sort=-risk_score$/);
+      await rows(4);
     },
     STEP_TIMEOUT,
   );

@@ -4,6 +4,7 @@ import { get, session, whenUnauthorized, type User } from './api';
 import { navigate, onLinkClick, useLocation } from './router';
 import { AccountPage } from './pages/account-page';
 import { ApiKeysPage } from './pages/api-keys-page';
+import { DashboardPage } from './pages/dashboard-page';
 import { AssetPage } from './pages/asset-page';
 import { DiagramsPage } from './pages/diagrams-page';
 import { FeedsPage } from './pages/feeds-page';
@@ -20,6 +21,7 @@ import { ErrorMessage } from './ui';
 const MapPage = lazy(() => import('./map/map-page').then((module) => module.MapPage));
 
 const LINKS: { href: string; label: string; admin?: boolean }[] = [
+  { href: '/dashboard', label: 'Dashboard' },
   { href: '/assets', label: 'Inventory' },
   { href: '/findings', label: 'Findings' },
   { href: '/map', label: 'Map' },
@@ -88,7 +90,7 @@ export function App() {
   if (place.path === '/' || place.path === '/login') {
     const next = place.params.get('next');
     // Only a path of this site: ?next= must not send the person elsewhere.
-    return <Redirect to={next?.startsWith('/') && !next.startsWith('//') ? next : '/assets'} />;
+    return <Redirect to={next?.startsWith('/') && !next.startsWith('//') ? next : '/dashboard'} />;
   }
 
   return (
@@ -97,7 +99,7 @@ export function App() {
         Skip to content
       </a>
       <header class="top">
-        <a class="brand" href="/assets">
+        <a class="brand" href="/dashboard">
           Asset Map
         </a>
         <nav aria-label="Main">
@@ -139,6 +141,8 @@ function route(path: string, user: User) {
   const [, first, second] = path.split('/');
   const id = second ? decodeURIComponent(second) : undefined;
   switch (first) {
+    case 'dashboard':
+      return <DashboardPage />;
     case 'assets':
       return id ? <AssetPage id={id} user={user} /> : <InventoryPage user={user} />;
     case 'findings':
@@ -168,7 +172,7 @@ function route(path: string, user: User) {
         <>
           <h1 tabIndex={-1}>Page not found</h1>
           <p>
-            There is no page at {path}. <a href="/assets">Go to the inventory</a>.
+            There is no page at {path}. <a href="/dashboard">Go to the dashboard</a>.
           </p>
         </>
       );
