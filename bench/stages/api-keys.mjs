@@ -21,7 +21,7 @@ export default {
   async run(h, { quick }) {
     const seconds = quick ? 1 : 3;
     const rounds = quick ? 3 : 7;
-    const { service } = await h.freshService('api-keys');
+    const { service } = await h.freshService('api_keys');
     try {
       const unscoped = await createKey(service, { name: 'bench unscoped' });
       const scoped = await createKey(service, {
