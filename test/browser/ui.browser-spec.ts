@@ -156,11 +156,7 @@ describeWithChromium('the browser UI in Chromium', () => {
         },
       );
     });
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text())) {
-        violations.push(message.text());
-      }
-    });
+    watchConsole(page);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, STEP_TIMEOUT);
 
@@ -176,6 +172,13 @@ describeWithChromium('the browser UI in Chromium', () => {
     }
   });
 
+  /** Chromium's console errors about the Content-Security-Policy, collected to fail on below. */
+  const watchConsole = (watched: Page) =>
+    watched.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text())) {
+        violations.push(message.text());
+      }
+    });
   const shot = (name: string) =>
     page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
   const go = (label: string) =>
@@ -776,6 +779,7 @@ describeWithChromium('the browser UI in Chromium', () => {
           groups: ['netops'],
         };
         const other = await context.newPage();
+        watchConsole(other);
         const addresses: string[] = [];
         // Every address the tab went to, each redirect's included.
         other.on('request', (request) => {

@@ -507,8 +507,8 @@ describe('the ServiceAccountsScopedKeys and OidcSubject migrations undone and do
       ).toBe(1);
     });
 
-    it('leaves the foreign keys pointing at the users table', async () => {
-      if (postgres) return;
+    // SQLite's tables are made again by down(); PostgreSQL's are altered in place.
+    (postgres ? it.skip : it)('leaves the foreign keys pointing at the users table', async () => {
       for (const table of ['api_keys', 'diagrams']) {
         const references = await store.query<{ table: string }[]>(
           `PRAGMA foreign_key_list("${table}")`,
