@@ -2,6 +2,7 @@
 // is `{ name, run(harness, options), missing?() }`: run resolves to `{ rows, detail? }` (see
 // bench/README.md); missing answers what the stage needs that the machine lacks, or null, and is
 // asked of every selected stage before the first runs. Adding one is a file and a line here.
+import apiKeys from './api-keys.mjs';
 import changes from './changes.mjs';
 import exportStage from './export.mjs';
 import findings from './findings.mjs';
@@ -12,4 +13,15 @@ import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
 import ui from './ui.mjs';
 
-export const stages = [ingest, largeBody, formats, http, changes, findings, exportStage, scale, ui];
+export const stages = [
+  ingest,
+  largeBody,
+  formats,
+  http,
+  apiKeys,
+  changes,
+  findings,
+  exportStage,
+  scale,
+  ui,
+];

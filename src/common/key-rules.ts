@@ -23,13 +23,32 @@ export function parseCidr(
   return { network, prefix: Number(length), family };
 }
 
+/**
+ * The address lists of the keys in use, by their prefixes: a key is read anew at each request,
+ * and building its list costs several times checking an address against it. Bounded, as the
+ * keys in use are; emptied when full.
+ */
+const blockLists = new Map<string, BlockList>();
+const MAX_BLOCK_LISTS = 1000;
+
+function blockListOf(cidrs: readonly string[]): BlockList {
+  const id = cidrs.join(' ');
+  let list = blockLists.get(id);
+  if (!list) {
+    list = new BlockList();
+    for (const cidr of cidrs) {
+      const parsed = parseCidr(cidr);
+      if (parsed) list.addSubnet(parsed.network, parsed.prefix, parsed.family);
+    }
+    if (blockLists.size >= MAX_BLOCK_LISTS) blockLists.clear();
+    blockLists.set(id, list);
+  }
+  return list;
+}
+
 /** Whether `address` (the client's, as TRUST_PROXY says) lies in one of `cidrs`. */
 export function addressAllowed(cidrs: readonly string[], address: string): boolean {
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const parsed = parseCidr(cidr);
-    if (parsed) list.addSubnet(parsed.network, parsed.prefix, parsed.family);
-  }
+  const list = blockListOf(cidrs);
   const mapped = IPV4_MAPPED.exec(address);
   if (mapped) return list.check(mapped[1], 'ipv4') || list.check(address, 'ipv6');
   return isIPv4(address) ? list.check(address, 'ipv4') : list.check(address, 'ipv6');

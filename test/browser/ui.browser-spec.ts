@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, TestApp } from '../support/test-app.js';
+import { startWithOidcProvider } from '../support/oidc-provider.js';
 import { describeIfAvailable } from '../support/requirements.js';
 
 /**
@@ -148,11 +149,7 @@ describeWithChromium('the browser UI in Chromium', () => {
         },
       );
     });
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text())) {
-        violations.push(message.text());
-      }
-    });
+    watchConsole(page);
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, STEP_TIMEOUT);
 
@@ -168,6 +165,13 @@ describeWithChromium('the browser UI in Chromium', () => {
     }
   });
 
+  /** Chromium's console errors about the Content-Security-Policy, collected to fail on below. */
+  const watchConsole = (watched: Page) =>
+    watched.on('console', (message) => {
+      if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text())) {
+        violations.push(message.text());
+      }
+    });
   const shot = (name: string) =>
     page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
   const go = (label: string) =>
@@ -845,6 +849,47 @@ describeWithChromium('the browser UI in Chromium', () => {
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'Sign in to Asset Map' }).waitFor();
       await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'signs in through an OpenID Connect provider, the session never in the address bar',
+    async () => {
+      // A service of its own, set up for the provider this step starts on the loopback.
+      const { provider, t: sso } = await startWithOidcProvider();
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        provider.next = {
+          sub: 'olga-sub',
+          email: 'olga@example.com',
+          name: 'Olga Netops',
+          groups: ['netops'],
+        };
+        const other = await context.newPage();
+        watchConsole(other);
+        const addresses: string[] = [];
+        // Every address the tab went to, each redirect's included.
+        other.on('request', (request) => {
+          if (request.isNavigationRequest()) addresses.push(request.url());
+        });
+        await other.goto(`${sso.baseUrl}/assets`);
+        await other.getByRole('link', { name: 'Sign in with Test IdP' }).click();
+        // The provider's sign-in and consent are given at once (TestOidcProvider).
+        await other.waitForURL(`${sso.baseUrl}/assets`);
+        await other.getByRole('heading', { name: 'Inventory', level: 1 }).waitFor();
+        await other.getByRole('button', { name: 'Sign out' }).waitFor();
+        expect(addresses.some((address) => address.startsWith(provider.issuer))).toBe(true);
+        const token = await other.evaluate(() => sessionStorage.getItem('asset-map.token'));
+        expect(typeof token).toBe('string');
+        expect(addresses.filter((address) => address.includes(token))).toEqual([]);
+        const me = await sso.request('GET', '/api/auth/me', { token });
+        expect(me.body).toMatchObject({ email: 'olga@example.com', role: 'editor' });
+      } finally {
+        await context.close();
+        await sso.close();
+        await provider.close();
+      }
     },
     STEP_TIMEOUT,
   );

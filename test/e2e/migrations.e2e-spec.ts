@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../src/config/app-config.js';
+import type { DataSource } from 'typeorm';
 import { AppDataSource } from '../../src/database/app-data-source.js';
 import { databaseOptions } from '../../src/database/database-options.js';
 import { POSTGRES_MIGRATIONS } from '../../src/database/migrations/postgres/index.js';
@@ -389,5 +390,159 @@ describe('the ChangeSets migration on a stored history', () => {
   it('finds the carried-over records by their actor and by their run', async () => {
     expect(await list('actorId=user-a')).toEqual([RECORDS[4][0], RECORDS[1][0], RECORDS[0][0]]);
     expect(await list('runId=run-1')).toEqual([RECORDS[3][0], RECORDS[2][0]]);
+  });
+});
+
+/**
+ * The access migrations undone (migration:revert) on a store the current release filled, then
+ * done again: what the previous schema can hold is kept, keys and diagrams' owners included.
+ */
+describe('the ServiceAccountsScopedKeys and OidcSubject migrations undone and done again', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let token: string;
+  let adminId: string;
+  let diagramId: string;
+  /** A key of the admin, as wide as its role: the previous release had only such keys. */
+  let wideKey: string;
+  let narrowKey: string;
+  let serviceKey: string;
+  let serviceId: string;
+
+  const count = async (source: AppDataSource | DataSource, sql: string) =>
+    Number((await source.query<{ n: string | number }[]>(sql))[0].n);
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ file: true });
+    t = await TestApp.start({}, database);
+    token = await t.login();
+    adminId = (await t.request('GET', '/api/auth/me', { token })).body.id;
+    const key = async (path: string, body: Record<string, unknown>) => {
+      const response = await t.request('POST', path, { token, body });
+      expect(response.status).toBe(201);
+      return response.body.key as string;
+    };
+    wideKey = await key('/api/auth/api-keys', { name: 'wide' });
+    narrowKey = await key('/api/auth/api-keys', { name: 'narrow', scopes: ['read'] });
+    const service = await t.request('POST', '/api/users', {
+      token,
+      body: { kind: 'service', name: 'ci', role: 'editor' },
+    });
+    serviceId = service.body.id;
+    serviceKey = await key(`/api/users/${serviceId}/api-keys`, {
+      name: 'ci',
+      scopes: ['ingest'],
+      sources: ['ci-feed'],
+    });
+    // The service account's writes: a run and a change set with no actor e-mail.
+    const ingested = await t.request('POST', '/api/integrations/ingest', {
+      token: serviceKey,
+      body: { options: { source: 'ci-feed' }, assets: [{ id: 'ci-1', name: 'ci-host' }] },
+    });
+    expect(ingested.status).toBe(200);
+    const diagram = await t.request('POST', '/api/diagrams', { token, body: { name: 'core' } });
+    expect(diagram.status).toBe(201);
+    diagramId = diagram.body.id;
+    await t.close();
+
+    const config = loadConfig({ DATABASE_URL: database.url, ADMIN_PASSWORD });
+    const store = new AppDataSource({
+      ...databaseOptions(config.database),
+      migrations: MIGRATIONS,
+    });
+    await store.initialize();
+    try {
+      const undo =
+        MIGRATIONS.length -
+        MIGRATIONS.findIndex((m) => m.name.startsWith('ServiceAccountsScopedKeys'));
+      for (let step = 0; step < undo; step++) await store.undoLastMigration();
+      expect(await store.showMigrations()).toBe(true);
+    } finally {
+      await store.destroy();
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  describe('undone', () => {
+    let store: AppDataSource;
+    beforeAll(async () => {
+      const config = loadConfig({ DATABASE_URL: database.url, ADMIN_PASSWORD });
+      store = new AppDataSource({ ...databaseOptions(config.database), migrations: [] });
+      await store.initialize();
+    });
+    afterAll(async () => {
+      await store?.destroy();
+    });
+
+    it('keeps the keys as wide as their user, and each diagram its owner', async () => {
+      const keys = await store.query<{ name: string; user_id: string }[]>(
+        'SELECT name, user_id FROM api_keys ORDER BY name',
+      );
+      expect(keys).toEqual([{ name: 'wide', user_id: adminId }]);
+      const [diagram] = await store.query<{ owner_id: string }[]>(
+        `SELECT owner_id FROM diagrams WHERE id = '${diagramId}'`,
+      );
+      expect(diagram.owner_id).toBe(adminId);
+    });
+
+    it('drops what the previous schema cannot hold: the service account, and keys it would widen', async () => {
+      expect(await count(store, `SELECT COUNT(*) AS n FROM users WHERE id = '${serviceId}'`)).toBe(
+        0,
+      );
+      // Its history stays, under a name in place of the e-mail it never had.
+      expect(
+        await count(
+          store,
+          `SELECT COUNT(*) AS n FROM change_sets WHERE actor_user_id = '${serviceId}' AND actor_email = 'ci'`,
+        ),
+      ).toBeGreaterThan(0);
+      expect(
+        await count(
+          store,
+          `SELECT COUNT(*) AS n FROM ingestion_runs WHERE actor_user_id = '${serviceId}' AND actor_email = 'ci'`,
+        ),
+      ).toBe(1);
+    });
+
+    // SQLite's tables are made again by down(); PostgreSQL's are altered in place.
+    (postgres ? it.skip : it)('leaves the foreign keys pointing at the users table', async () => {
+      for (const table of ['api_keys', 'diagrams']) {
+        const references = await store.query<{ table: string }[]>(
+          `PRAGMA foreign_key_list("${table}")`,
+        );
+        expect(references.map((reference) => reference.table)).toEqual(['users']);
+      }
+      expect(await store.query('PRAGMA foreign_key_check')).toEqual([]);
+    });
+  });
+
+  describe('done again', () => {
+    beforeAll(async () => {
+      t = await TestApp.start({}, database);
+    });
+
+    it('leaves the schema up to date and as the entities describe it', async () => {
+      expect(await t.dataSource.showMigrations()).toBe(false);
+      const diff = await t.dataSource.driver.createSchemaBuilder().log();
+      expect(diff.upQueries.map((query) => query.query)).toEqual([]);
+    });
+
+    it('takes the kept key, with every scope again; the dropped ones are refused', async () => {
+      const me = await t.request('GET', '/api/auth/me', { token: wideKey });
+      expect(me.status).toBe(200);
+      expect(me.body.id).toBe(adminId);
+      const keys = await t.request('GET', '/api/auth/api-keys', { token: wideKey });
+      expect(keys.body).toEqual([
+        expect.objectContaining({ name: 'wide', scopes: ['read', 'write', 'ingest', 'admin'] }),
+      ]);
+      for (const dropped of [narrowKey, serviceKey]) {
+        expect((await t.request('GET', '/api/auth/me', { token: dropped })).status).toBe(401);
+      }
+      const diagram = await t.request('GET', `/api/diagrams/${diagramId}`, { token: wideKey });
+      expect(diagram.body.ownerId).toBe(adminId);
+    });
   });
 });

@@ -3,29 +3,18 @@ import { User } from '../../src/database/entities/user.entity.js';
 import {
   browse,
   CLIENT_ID,
-  CLIENT_SECRET,
+  startWithOidcProvider,
   TestOidcProvider,
   type Account,
 } from '../support/oidc-provider.js';
 import { expectErrorBody, httpRequest, TestApp } from '../support/test-app.js';
-
-const ROLE_MAP = 'netops=editor,security=admin,staff=viewer';
 
 describe('single sign-on (OpenID Connect) against a provider started by the test', () => {
   let provider: TestOidcProvider;
   let t: TestApp;
 
   beforeAll(async () => {
-    provider = await TestOidcProvider.start();
-    t = await TestApp.start({
-      OIDC_ISSUER_URL: provider.issuer,
-      OIDC_CLIENT_ID: CLIENT_ID,
-      OIDC_CLIENT_SECRET: CLIENT_SECRET,
-      OIDC_SCOPES: 'groups',
-      OIDC_ROLE_MAP: ROLE_MAP,
-      OIDC_DISPLAY_NAME: 'Test IdP',
-    });
-    provider.register(`${t.baseUrl}/api/auth/oidc/callback`);
+    ({ provider, t } = await startWithOidcProvider());
   });
   afterAll(async () => {
     await t?.close();

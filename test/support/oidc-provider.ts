@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
+import { TestApp } from './test-app.js';
 
 export const CLIENT_ID = 'asset-map';
 export const CLIENT_SECRET = 'a-client-secret-for-the-tests';
+/** The groups the provider's people may be in, and the role each gives. */
+export const OIDC_ROLE_MAP = 'netops=editor,security=admin,staff=viewer';
 
 /** A person at the provider: the claims its ID token carries. */
 export interface Account {
@@ -108,6 +111,33 @@ export class TestOidcProvider {
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/**
+ * The service with single sign-on through a provider started here on the loopback, the
+ * service's callback registered with it: groups map to roles, and its button reads
+ * "Sign in with Test IdP". `env` adds or overrides settings.
+ */
+export async function startWithOidcProvider(
+  env: Record<string, string> = {},
+): Promise<{ provider: TestOidcProvider; t: TestApp }> {
+  const provider = await TestOidcProvider.start();
+  try {
+    const t = await TestApp.start({
+      OIDC_ISSUER_URL: provider.issuer,
+      OIDC_CLIENT_ID: CLIENT_ID,
+      OIDC_CLIENT_SECRET: CLIENT_SECRET,
+      OIDC_SCOPES: 'groups',
+      OIDC_ROLE_MAP: OIDC_ROLE_MAP,
+      OIDC_DISPLAY_NAME: 'Test IdP',
+      ...env,
+    });
+    provider.register(`${t.baseUrl}/api/auth/oidc/callback`);
+    return { provider, t };
+  } catch (error) {
+    await provider.close();
+    throw error;
   }
 }
 

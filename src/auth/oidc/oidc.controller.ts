@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, HttpStatus, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LoginRateLimit } from '../../common/decorators/login-rate-limit.decorator.js';
 import { Public } from '../../common/decorators/public.decorator.js';
@@ -7,6 +7,7 @@ import { UnauthorizedError } from '../../common/errors/unauthorized.error.js';
 import { NotFoundError } from '../../common/errors/not-found.error.js';
 import { UnavailableError } from '../../common/errors/unavailable.error.js';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator.js';
+import { ApiBrowserRedirect } from '../../common/openapi/api-redirect-responses.decorator.js';
 import { LOGIN_RATE_LIMIT_HEADERS } from '../../common/openapi/headers.js';
 import type { AppConfig } from '../../config/app-config.js';
 import { APP_CONFIG } from '../../config/config.module.js';
@@ -49,6 +50,7 @@ export class OidcController {
       'Public. `oidc.enabled` when single sign-on is set up, and `oidc.name` (OIDC_DISPLAY_NAME) for its button; password sign-in always stands.',
   })
   @ApiOkResponse({ type: AuthConfigResponse })
+  @ApiErrorResponses(429)
   authConfig(): AuthConfigResponse {
     return {
       password: true,
@@ -64,8 +66,8 @@ export class OidcController {
     description:
       "Public. Redirects (302) to the identity provider: the code flow with PKCE (S256), `state` and `nonce`, scope `openid email profile` and OIDC_SCOPES. The redirect URI is PUBLIC_URL (or the request's own origin) followed by /api/auth/oidc/callback.",
   })
-  @ApiFoundResponse({ description: "To the identity provider's authorization endpoint" })
-  @ApiErrorResponses(
+  @ApiBrowserRedirect(
+    "to the identity provider's authorization endpoint",
     { status: 404, description: 'Single sign-on is not set up' },
     { status: 429, description: 'Too many sign-in attempts from this address' },
     { status: 503, description: 'The identity provider cannot be reached' },
@@ -97,7 +99,10 @@ export class OidcController {
     description:
       "Public. Checks `state`, redeems the code, verifies the ID token (signature against the issuer's keys, `iss`, `aud`, `exp`, `nonce`), finds or creates the user by `sub` and sets its role from its groups; then redirects (302) to the UI's sign-in page, which takes its session with POST /api/auth/oidc/session. A failure redirects there too, with `?sso_error=` and a sentence saying why.",
   })
-  @ApiFoundResponse({ description: "To the UI's sign-in page" })
+  @ApiBrowserRedirect(
+    "to the UI's sign-in page: `/login?sso=1` signed in, else `/login?sso_error=` and why (single sign-on not set up included)",
+    { status: 429, description: 'Too many sign-in attempts from this address' },
+  )
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const query = new URLSearchParams(request.url.split('?')[1] ?? '');
     const cookies = request.server.parseCookie(request.headers.cookie ?? '');

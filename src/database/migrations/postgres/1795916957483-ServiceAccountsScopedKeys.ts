@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { dropWhatTheSchemaBeforeScopesCannotHold } from '../access-rollback.js';
 
 // Generated, then edited: the keys already made are given every scope before the column
 // becomes NOT NULL.
@@ -26,6 +27,7 @@ export class ServiceAccountsScopedKeys1795916957483 implements MigrationInterfac
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await dropWhatTheSchemaBeforeScopesCannotHold(queryRunner);
     await queryRunner.query(`ALTER TABLE "ingestion_runs" ALTER COLUMN "actor_email" SET NOT NULL`);
     await queryRunner.query(`ALTER TABLE "change_sets" ALTER COLUMN "actor_email" SET NOT NULL`);
     await queryRunner.query(`ALTER TABLE "users" ALTER COLUMN "password_hash" SET NOT NULL`);
