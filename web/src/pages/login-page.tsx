@@ -1,11 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post, session, type User } from '../api';
+import { navigate } from '../router';
 import { ErrorMessage, Field, useTitle } from '../ui';
 
 interface SignInOptions {
   password: boolean;
   oidc: { enabled: boolean; name: string | null };
 }
+
+/** Where the sign-in page keeps `next` while the identity provider signs the person in. */
+const SSO_NEXT = 'asset-map.sso-next';
 
 interface Session {
   token: string;
@@ -23,6 +27,19 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
   const expired = params.has('expired');
   const ssoError = params.get('sso_error');
 
+  // The page a link asked for, kept across the trip to the identity provider (which comes back
+  // to /login?sso=1, without it): put back into the address, where the app reads it.
+  const keepNext = () => {
+    const next = params.get('next');
+    if (next) sessionStorage.setItem(SSO_NEXT, next);
+    else sessionStorage.removeItem(SSO_NEXT);
+  };
+  const takeNext = () => {
+    const next = sessionStorage.getItem(SSO_NEXT);
+    sessionStorage.removeItem(SSO_NEXT);
+    if (next) navigate(`/login?next=${encodeURIComponent(next)}`, true);
+  };
+
   const signedIn = (answer: Session) => {
     session.set(answer.token);
     onSignedIn(answer.user);
@@ -33,6 +50,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
     // Back from the identity provider: its sign-in left a cookie to take the session with.
     if (params.has('sso')) {
       setBusy(true);
+      takeNext();
       post<Session>('/api/auth/oidc/session').then(signedIn, (failure: unknown) => {
         setError(failure);
         setBusy(false);
@@ -65,7 +83,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: (user: User) => void }) 
       {options?.oidc.enabled && (
         <p class="card sso">
           {/* A page of the service, not of the UI: target keeps the client-side router away. */}
-          <a class="button" href="/api/auth/oidc/login" target="_self">
+          <a class="button" href="/api/auth/oidc/login" target="_self" onClick={keepNext}>
             Sign in with {options.oidc.name ?? 'single sign-on'}
           </a>
         </p>
