@@ -11,5 +11,17 @@ import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
 import ui from './ui.mjs';
+import webhooks from './webhooks.mjs';
 
-export const stages = [ingest, largeBody, formats, http, changes, findings, exportStage, scale, ui];
+export const stages = [
+  ingest,
+  largeBody,
+  formats,
+  http,
+  changes,
+  findings,
+  webhooks,
+  exportStage,
+  scale,
+  ui,
+];

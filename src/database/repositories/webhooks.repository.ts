@@ -217,6 +217,22 @@ export class WebhooksRepository {
   }
 
   /**
+   * Records the attempts, made by `at`, that delivered these deliveries with `responseStatus`,
+   * and lets them go: one statement for a batch a sender recorded together.
+   */
+  async delivered(ids: readonly string[], at: Date, responseStatus: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.transaction((sql) =>
+      sql.run(
+        `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
+         last_attempt_at = ?, response_status = ?, last_error = NULL, next_attempt_at = NULL,
+         claimed_until = NULL WHERE id IN (${placeholders(ids)})`,
+        [sql.timestamp(at), responseStatus, ...ids],
+      ),
+    );
+  }
+
+  /**
    * Moves the mark `name` to `to` and writes the events `found` answers for what lies between
    * the mark and `to`, in one transaction: with several replicas, one finds each stretch (the
    * mark's row is locked). A mark met for the first time is set, and nothing found before it.
