@@ -152,51 +152,69 @@ export class WebhooksRepository {
   }
 
   /**
-   * Up to `limit` pending deliveries due at `now` to enabled webhooks but `busy` ones, in the
-   * events' order, held by this process until `until`: on PostgreSQL each is claimed by one replica (rows
-   * another holds are skipped); one that a dead process held is taken again once its hold ends.
+   * The due pending deliveries of up to `webhooks` enabled webhooks but `busy` ones, each
+   * webhook's first `limit` in the events' order (one list a webhook), held by this process
+   * until `until`. The webhooks are tried from the one after `after` on, round their list, so
+   * that each gets its turn. On PostgreSQL each row is claimed by one replica (rows another
+   * holds are skipped); one that a dead process held is taken again once its hold ends.
    */
   claim(
     limit: number,
+    webhooks: number,
     now: Date,
     until: Date,
     busy: readonly string[],
-  ): Promise<ClaimedDelivery[]> {
+    after: string,
+  ): Promise<ClaimedDelivery[][]> {
     return this.transaction(async (sql) => {
       const at = sql.timestamp(now);
-      const notBusy = busy.length === 0 ? '' : `AND d.webhook_id NOT IN (${placeholders(busy)})`;
-      const due = await sql.all<{ id: string }>(
-        `SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = ?
-           AND (d.claimed_until IS NULL OR d.claimed_until < ?) ${notBusy}
-         ORDER BY d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
-        [at, 1, at, ...busy],
+      const enabled = await sql.all<{ id: string }>(
+        'SELECT id FROM webhooks WHERE enabled = ? ORDER BY id',
+        [1],
       );
-      if (due.length === 0) return [];
-      const ids = due.map((row) => row.id);
-      await sql.run(
-        `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
-        [sql.timestamp(until), ...ids],
-      );
-      const rows = await sql.all<ClaimedRow>(
-        `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
-         w.failing_since
-         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-         JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
-        ids,
-      );
-      return rows.map((row) => ({
-        id: row.id,
-        webhookId: row.webhook_id,
-        eventId: row.event_id,
-        attempts: Number(row.attempts),
-        createdAt: asDate(row.created_at),
-        body: row.body,
-        url: row.url,
-        secret: row.secret,
-        webhookFailing: row.failing_since !== null,
-      }));
+      const free = enabled.map((row) => row.id).filter((id) => !busy.includes(id));
+      const next = free.findIndex((id) => id > after);
+      const turn = next <= 0 ? free : [...free.slice(next), ...free.slice(0, next)];
+      const claimed: ClaimedDelivery[][] = [];
+      for (const webhookId of turn) {
+        if (claimed.length >= webhooks) break;
+        // Through the index on (webhook_id, status, id): this webhook's pending ones only.
+        const due = await sql.all<{ id: string }>(
+          `SELECT d.id FROM webhook_deliveries d
+           WHERE d.webhook_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
+             AND (d.claimed_until IS NULL OR d.claimed_until < ?)
+           ORDER BY d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
+          [webhookId, at, at],
+        );
+        if (due.length === 0) continue;
+        const ids = due.map((row) => row.id);
+        await sql.run(
+          `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
+          [sql.timestamp(until), ...ids],
+        );
+        const rows = await sql.all<ClaimedRow>(
+          `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
+           w.failing_since
+           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+           JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
+          ids,
+        );
+        claimed.push(
+          rows.map((row) => ({
+            id: row.id,
+            webhookId: row.webhook_id,
+            eventId: row.event_id,
+            attempts: Number(row.attempts),
+            createdAt: asDate(row.created_at),
+            body: row.body,
+            url: row.url,
+            secret: row.secret,
+            webhookFailing: row.failing_since !== null,
+          })),
+        );
+      }
+      return claimed;
     });
   }
 

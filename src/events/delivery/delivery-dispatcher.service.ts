@@ -20,7 +20,7 @@ import { RefusedTargetError, WebhookTargets } from './webhook-targets.js';
 
 /** The longest wait between two retries. */
 const MAX_RETRY_DELAY_MS = 3_600_000;
-/** Deliveries claimed at once (a webhook's are then sent in order, one at a time). */
+/** A webhook's deliveries claimed at once (then sent in order, one at a time). */
 const CLAIM_SIZE = 256;
 /**
  * A claim is held for this many attempts' timeouts: a process that dies holding it delays its
@@ -66,6 +66,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private unlisten: (() => void) | null = null;
   /** The webhooks this process is sending to, each by one chain. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** The webhook the last chain was started for: the next round starts after it. */
+  private lastServed = '';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -133,34 +135,31 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /**
-   * Claims the due deliveries of webhooks no chain of this process is sending to, and starts a
-   * chain for each of at most `free` webhooks: its deliveries in order, one at a time. Whether
-   * any was claimed.
+   * Claims the due deliveries of at most `free` webhooks no chain of this process is sending
+   * to, taking turns, and starts a chain for each: its deliveries in order, one at a time.
+   * Whether any was claimed.
    */
   private async round(free: number): Promise<boolean> {
     const now = new Date();
     const until = new Date(now.getTime() + HOLD_ATTEMPTS * this.config.webhooks.timeoutMs);
-    const claimed = await this.webhooks.claim(CLAIM_SIZE, now, until, [...this.chains.keys()]);
-    if (claimed.length === 0) return false;
-    const byWebhook = new Map<string, ClaimedDelivery[]>();
-    for (const delivery of claimed) {
-      const queue = byWebhook.get(delivery.webhookId);
-      if (queue) queue.push(delivery);
-      else if (byWebhook.size < free) byWebhook.set(delivery.webhookId, [delivery]);
-    }
-    // Those of webhooks beyond `free` go back at once, for the next round.
-    const started = new Set([...byWebhook.values()].flat().map((delivery) => delivery.id));
-    await this.webhooks.release(
-      claimed.filter((delivery) => !started.has(delivery.id)).map((delivery) => delivery.id),
+    const claimed = await this.webhooks.claim(
+      CLAIM_SIZE,
+      free,
+      now,
+      until,
+      [...this.chains.keys()],
+      this.lastServed,
     );
-    for (const [webhookId, queue] of byWebhook) {
+    for (const queue of claimed) {
+      const { webhookId } = queue[0];
+      this.lastServed = webhookId;
       const chain = this.send(queue, until.getTime()).finally(() => {
         this.chains.delete(webhookId);
         this.poke();
       });
       this.chains.set(webhookId, chain);
     }
-    return true;
+    return claimed.length > 0;
   }
 
   /**
