@@ -178,12 +178,15 @@ export class WebhooksRepository {
       const claimed: ClaimedDelivery[][] = [];
       for (const webhookId of turn) {
         if (claimed.length >= webhooks) break;
-        // Through the index on (webhook_id, status, id): this webhook's pending ones only.
+        // The pending ones only, through an index that starts with status. With `status =`,
+        // PostgreSQL takes the order as `id` alone, and when its statistics are older than a
+        // backlog's drain it walks the primary key through every delivered row before them (a
+        // claim then reads more rows each time): the range keeps status in the order.
         const due = await sql.all<{ id: string }>(
           `SELECT d.id FROM webhook_deliveries d
-           WHERE d.webhook_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ?
-             AND (d.claimed_until IS NULL OR d.claimed_until < ?)
-           ORDER BY d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
+           WHERE d.webhook_id = ? AND d.status BETWEEN 'pending' AND 'pending'
+             AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)
+           ORDER BY d.status, d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
           [webhookId, at, at],
         );
         if (due.length === 0) continue;
