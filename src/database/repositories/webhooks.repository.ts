@@ -167,7 +167,6 @@ export class WebhooksRepository {
     after: string,
   ): Promise<ClaimedDelivery[][]> {
     return this.transaction(async (sql) => {
-      const at = sql.timestamp(now);
       const enabled = await sql.all<{ id: string }>(
         'SELECT id FROM webhooks WHERE enabled = ? ORDER BY id',
         [1],
@@ -178,47 +177,81 @@ export class WebhooksRepository {
       const claimed: ClaimedDelivery[][] = [];
       for (const webhookId of turn) {
         if (claimed.length >= webhooks) break;
-        // The pending ones only, through an index that starts with status. With `status =`,
-        // PostgreSQL takes the order as `id` alone, and when its statistics are older than a
-        // backlog's drain it walks the primary key through every delivered row before them (a
-        // claim then reads more rows each time): the range keeps status in the order.
-        const due = await sql.all<{ id: string }>(
-          `SELECT d.id FROM webhook_deliveries d
-           WHERE d.webhook_id = ? AND d.status BETWEEN 'pending' AND 'pending'
-             AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)
-           ORDER BY d.status, d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
-          [webhookId, at, at],
-        );
-        if (due.length === 0) continue;
-        const ids = due.map((row) => row.id);
-        await sql.run(
-          `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
-          [sql.timestamp(until), ...ids],
-        );
-        const rows = await sql.all<ClaimedRow>(
-          `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
-           w.failing_since
-           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-           JOIN webhooks w ON w.id = d.webhook_id
-           WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
-          ids,
-        );
-        claimed.push(
-          rows.map((row) => ({
-            id: row.id,
-            webhookId: row.webhook_id,
-            eventId: row.event_id,
-            attempts: Number(row.attempts),
-            createdAt: asDate(row.created_at),
-            body: row.body,
-            url: row.url,
-            secret: row.secret,
-            webhookFailing: row.failing_since !== null,
-          })),
-        );
+        const deliveries = await this.claimOf(sql, webhookId, null, limit, now, until);
+        if (deliveries.length > 0) claimed.push(deliveries);
       }
       return claimed;
     });
+  }
+
+  /**
+   * The next due pending deliveries of one webhook after the delivery `afterId` (the last of
+   * a batch its sender has sent), as `claim` takes them. A sender going on through a backlog
+   * reads from there: the rows before it that a drain has left behind (those delivered, and on
+   * PostgreSQL their old versions until a vacuum) are not read again.
+   */
+  claimAfter(
+    webhookId: string,
+    afterId: string,
+    limit: number,
+    now: Date,
+    until: Date,
+  ): Promise<ClaimedDelivery[]> {
+    return this.transaction(async (sql) => {
+      const [enabled] = await sql.all<{ id: string }>(
+        'SELECT id FROM webhooks WHERE id = ? AND enabled = ?',
+        [webhookId, 1],
+      );
+      return enabled ? this.claimOf(sql, webhookId, afterId, limit, now, until) : [];
+    });
+  }
+
+  private async claimOf(
+    sql: IngestSql,
+    webhookId: string,
+    afterId: string | null,
+    limit: number,
+    now: Date,
+    until: Date,
+  ): Promise<ClaimedDelivery[]> {
+    const at = sql.timestamp(now);
+    const after = afterId === null ? '' : 'AND d.id > ?';
+    // The pending ones only, through an index that starts with status. With `status =`,
+    // PostgreSQL takes the order as `id` alone, and when its statistics are older than a
+    // backlog's drain it walks the primary key through every delivered row before them (a
+    // claim then reads more rows each time): the range keeps status in the order.
+    const due = await sql.all<{ id: string }>(
+      `SELECT d.id FROM webhook_deliveries d
+       WHERE d.webhook_id = ? AND d.status BETWEEN 'pending' AND 'pending' ${after}
+         AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)
+       ORDER BY d.status, d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
+      afterId === null ? [webhookId, at, at] : [webhookId, afterId, at, at],
+    );
+    if (due.length === 0) return [];
+    const ids = due.map((row) => row.id);
+    await sql.run(
+      `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
+      [sql.timestamp(until), ...ids],
+    );
+    const rows = await sql.all<ClaimedRow>(
+      `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
+       w.failing_since
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+       JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
+      ids,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      eventId: row.event_id,
+      attempts: Number(row.attempts),
+      createdAt: asDate(row.created_at),
+      body: row.body,
+      url: row.url,
+      secret: row.secret,
+      webhookFailing: row.failing_since !== null,
+    }));
   }
 
   /** Records an attempt of a delivery, and lets it go. */

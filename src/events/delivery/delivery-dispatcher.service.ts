@@ -27,6 +27,8 @@ const CLAIM_SIZE = 256;
  * deliveries that long. A chain stops before its hold ends, and lets the rest go.
  */
 const HOLD_ATTEMPTS = 12;
+/** Batches a webhook's sender claims one after another before other webhooks get a turn. */
+const BATCHES_PER_TURN = 16;
 /** Successes are recorded together: this many at most, or once the first is this old. */
 const RECORD_EVERY = 128;
 const RECORD_AFTER_MS = 500;
@@ -163,10 +165,44 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /**
-   * One webhook's claimed deliveries, in order; those left when the process stops, or when
-   * another attempt could outlast the claim (`until`, ms since the epoch), go back.
+   * One webhook's claimed deliveries, in order, then its next batches (at most
+   * BATCHES_PER_TURN, then other webhooks get their turn); those left when the process stops,
+   * or when another attempt could outlast the claim, go back.
    */
-  private async send(queue: ClaimedDelivery[], until: number): Promise<void> {
+  private async send(first: ClaimedDelivery[], until: number): Promise<void> {
+    let queue = first;
+    let hold = until;
+    for (let turn = 1; ; turn++) {
+      const whole = await this.sendBatch(queue, hold);
+      if (!whole || this.stopping || turn >= BATCHES_PER_TURN) return;
+      const last = queue[queue.length - 1];
+      const now = new Date();
+      hold = now.getTime() + HOLD_ATTEMPTS * this.config.webhooks.timeoutMs;
+      try {
+        queue = await this.webhooks.claimAfter(
+          last.webhookId,
+          last.id,
+          CLAIM_SIZE,
+          now,
+          new Date(hold),
+        );
+      } catch (error) {
+        this.logger.error(
+          'the outbox could not be read',
+          error instanceof Error ? error.stack : String(error),
+        );
+        return;
+      }
+      if (queue.length === 0) return;
+    }
+  }
+
+  /**
+   * A batch's deliveries, in order; those left when the process stops, or when another
+   * attempt could outlast the claim (`until`, ms since the epoch), go back. Whether all were
+   * sent.
+   */
+  private async sendBatch(queue: ClaimedDelivery[], until: number): Promise<boolean> {
     const { timeoutMs } = this.config.webhooks;
     const successes: Successes = { byStatus: new Map(), count: 0, since: 0, at: 0 };
     // Whether the webhook was failing when claimed, until an answer clears that.
@@ -199,6 +235,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
           error instanceof Error ? error.stack : String(error),
         ),
       );
+    return unsent.length === 0;
   }
 
   /** Records the successes kept, and forgets them. */
