@@ -257,7 +257,7 @@ function request(url, { method = 'GET', headers = {}, body } = {}) {
 }
 
 /** bench/health-probe.mjs on `base`, once it answers; `stop()` answers its slowest answer (ms). */
-async function healthProbe(base) {
+export async function healthProbe(base) {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'health-probe.mjs'), base], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });

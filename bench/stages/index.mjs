@@ -12,6 +12,7 @@ import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
 import ui from './ui.mjs';
+import webhooks from './webhooks.mjs';
 
 export const stages = [
   ingest,
@@ -21,6 +22,7 @@ export const stages = [
   apiKeys,
   changes,
   findings,
+  webhooks,
   exportStage,
   scale,
   ui,

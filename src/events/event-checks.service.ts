@@ -13,7 +13,7 @@ import { FeedsRepository } from '../database/repositories/feeds.repository.js';
 import { FindingOverdueReads } from '../database/repositories/findings/finding-overdue-reads.js';
 import { WebhooksRepository } from '../database/repositories/webhooks.repository.js';
 import type { DueSeverity } from '../common/field-rules/finding-values.js';
-import { chunks, idsPerStatement } from '../database/ingest-sql.js';
+import { chunks, idsPerStatement, type IngestSql } from '../database/ingest-sql.js';
 import { FindingDueDates } from '../findings/finding-due-dates.js';
 import { FindingEvents, type FindingEventEntry } from '../findings/finding-events.js';
 import { isLate, toFeedResponse } from './dto/feed-response.dto.js';
@@ -25,7 +25,9 @@ export const DELIVERIES_KEPT_DAYS = 30;
  * The events no write causes, found by a check every EVENTS_CHECK_S: a feed that became late
  * (`feed.late`, once each time; the mark and its event land together, so that with several
  * replicas one sends it), and the findings whose due date passed since the last check
- * (`finding.overdue`, read through the due dates' index: only the stretch since that check).
+ * (`finding.overdue`, read through the due dates' index: only the stretch since that check), or
+ * whose acceptance ended past their due date (through the acceptances' index). A check's first
+ * stretch starts at its first run: what was overdue before is not told.
  */
 @Injectable()
 export class EventChecks implements OnApplicationBootstrap, OnModuleDestroy {
@@ -95,18 +97,33 @@ export class EventChecks implements OnApplicationBootstrap, OnModuleDestroy {
         to,
         async (sql, from, subscriptions) => {
           if (!subscribedTo(subscriptions, 'finding.overdue')) return [];
-          const reads = new FindingOverdueReads(sql);
+          const reads = new FindingOverdueReads(sql, this.due.days);
           const ids = await reads.crossed(severity, sql.timestamp(from), sql.timestamp(to));
-          const events: OutboxEvent[] = [];
-          for (const part of chunks(ids, idsPerStatement(sql))) {
-            const entries = part.map((id): FindingEventEntry => [id, 'finding.overdue']);
-            events.push(...(await this.findingEvents.read(sql, entries, now)));
-          }
-          return events;
+          return this.overdueEvents(sql, ids, now);
         },
       );
     }
+    // Acceptances that ended past their finding's due date: overdue from then on.
+    sent += await this.webhooks.advanceMark(
+      'finding.overdue:acceptance',
+      now,
+      async (sql, from, subscriptions) => {
+        if (!subscribedTo(subscriptions, 'finding.overdue')) return [];
+        const reads = new FindingOverdueReads(sql, this.due.days);
+        const ids = await reads.acceptanceEnded(sql.timestamp(from), sql.timestamp(now));
+        return this.overdueEvents(sql, ids, now);
+      },
+    );
     if (sent > 0) this.signal.notify();
+  }
+
+  private async overdueEvents(sql: IngestSql, ids: string[], now: Date): Promise<OutboxEvent[]> {
+    const events: OutboxEvent[] = [];
+    for (const part of chunks(ids, idsPerStatement(sql))) {
+      const entries = part.map((id): FindingEventEntry => [id, 'finding.overdue']);
+      events.push(...(await this.findingEvents.read(sql, entries, now)));
+    }
+    return events;
   }
 
   private async checkFeeds(): Promise<void> {

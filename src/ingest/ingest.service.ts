@@ -203,8 +203,16 @@ export class IngestService implements OnModuleDestroy {
     if (mode === 'replace' && !admin) throw adminOnly('replace mode');
     const payload = parse();
     const { deleteStale, source, dryRun } = payload;
-    hooks.optionsRead?.({ format, mode: payload.mode, source, deleteStale, dryRun });
     const sourceRefused = sourceRefusal(caller, source);
+    // A run refused its source does not name it: it would list a feed the key may not write
+    // (GET /api/sources). Its error names the source.
+    hooks.optionsRead?.({
+      format,
+      mode: payload.mode,
+      source: sourceRefused ? null : source,
+      deleteStale,
+      dryRun,
+    });
     if (sourceRefused) throw new ForbiddenError(sourceRefused);
     // Without a source, deleteStale deletes whatever the payload leaves out, as replace does.
     if (payload.mode === 'merge' && deleteStale && source === null && !admin) {

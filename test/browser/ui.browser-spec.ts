@@ -2,8 +2,11 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { Feed } from '../../src/database/entities/feed.entity.js';
+import { IngestionRun } from '../../src/database/entities/ingestion-run.entity.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, TestApp } from '../support/test-app.js';
 import { startWithOidcProvider } from '../support/oidc-provider.js';
+import { eventually, WebhookReceiver } from '../support/webhook-receiver.js';
 import { describeIfAvailable } from '../support/requirements.js';
 
 /**
@@ -128,7 +131,12 @@ describeWithChromium('the browser UI in Chromium', () => {
     if (!existsSync(`${WEB_ROOT}index.html`)) {
       throw new Error('the UI is not built: run `npm run build:web` first');
     }
-    t = await TestApp.start();
+    // The webhook step's receiver is on the loopback.
+    t = await TestApp.start({
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '20',
+    });
     token = await t.login();
     const seeded = await t.request('POST', '/api/integrations/ingest', {
       token,
@@ -790,6 +798,69 @@ describeWithChromium('the browser UI in Chromium', () => {
       await expect(page.locator('dl.fields dt', { hasText: 'IP address' }).count()).resolves.toBe(
         0,
       );
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'shows a late feed, and a webhook created, pinged, its delivery answered and sent again',
+    async () => {
+      // nmap-dmz is expected every minute and last succeeded an hour ago: late.
+      const expected = await t.request('PUT', '/api/sources/nmap-dmz', {
+        token,
+        body: { expectedEverySeconds: 60 },
+      });
+      expect(expected.status).toBe(200);
+      const anHourAgo = new Date(Date.now() - 3_600_000);
+      await t.seed(async () => {
+        await t.dataSource
+          .getRepository(Feed)
+          .update({ name: 'nmap-dmz' }, { expectedSince: anHourAgo });
+        await t.dataSource
+          .getRepository(IngestionRun)
+          .update({ source: 'nmap-dmz' }, { finishedAt: anHourAgo });
+      });
+      const feeds = (await t.request('GET', '/api/sources', { token })).body;
+      const feed = feeds.find((entry: { name: string }) => entry.name === 'nmap-dmz');
+      await go('Feeds');
+      const row = page.locator('tbody tr', { hasText: 'nmap-dmz' });
+      await row.locator('.tag', { hasText: 'late' }).waitFor();
+      const cells = await row.locator('td').allTextContents();
+      expect(cells[1]).toBe(String(feed.assets));
+      expect(cells[2]).toMatch(/succeeded$/);
+
+      const receiver = await WebhookReceiver.start();
+      try {
+        await go('Webhooks');
+        const form = page.getByRole('form', { name: 'Create webhook' });
+        await form.getByLabel('URL').fill(receiver.url);
+        await form.getByLabel('asset.created').check();
+        await form.getByRole('button', { name: 'Create webhook' }).click();
+        await expect(page.getByRole('status').textContent()).resolves.toMatch(/whsec_/);
+        await page.getByRole('link', { name: receiver.url }).click();
+        await page.getByRole('heading', { name: 'Webhook', exact: true, level: 1 }).waitFor();
+        const id = new URL(page.url()).pathname.split('/').pop()!;
+        await page.getByRole('button', { name: 'Ping' }).click();
+        await receiver.untilCount('ping', 1);
+        await eventually(
+          () => t.request('GET', `/api/webhooks/${id}/deliveries`, { token }),
+          (answer) => answer.body[0]?.status === 'delivered',
+        );
+        await page.reload();
+        const delivery = page.locator('section tbody tr', { hasText: 'ping' });
+        await expect(delivery.locator('.status').textContent()).resolves.toBe('delivered');
+        await expect(delivery.locator('td').nth(4).textContent()).resolves.toBe('200');
+        await delivery.getByRole('button', { name: /Redeliver/ }).click();
+        await expect(page.getByRole('status').textContent()).resolves.toBe('Queued again.');
+        await receiver.untilCount('ping', 2);
+        const [first, again] = receiver.ofType('ping');
+        expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
+        // The list is read again once the redelivery is queued: the new delivery comes first.
+        await page.locator('section tbody tr', { hasText: 'ping' }).nth(1).waitFor();
+        await t.request('DELETE', `/api/webhooks/${id}`, { token });
+      } finally {
+        await receiver.close();
+      }
     },
     STEP_TIMEOUT,
   );

@@ -71,6 +71,17 @@ describe('feeds and checks', () => {
       body: { options: { source: 'weekly' }, assets: [{ name: '' }] },
     });
     expect(bad.status).toBe(400);
+    // A key may not name a feed it is not bound to, not even in GET /api/sources.
+    const bound = await t.request('POST', '/api/auth/api-keys', {
+      token: admin,
+      body: { name: 'nightly only', sources: ['nightly'] },
+    });
+    expect(bound.status).toBe(201);
+    const refused = await t.request('POST', INGEST, {
+      token: bound.body.key,
+      body: { options: { source: 'intruder' }, assets: [{ id: 'i-1', name: 'i-1' }] },
+    });
+    expect(refused.status).toBe(403);
     const listed = await feeds();
     expect(listed.map((entry) => entry.name)).toEqual(['nightly', 'weekly']);
     expect(listed[0]).toEqual({
@@ -190,5 +201,99 @@ describe('feeds and checks', () => {
         asset: { id: 'n-9', name: 'n-9', ip: null, site: null },
       }),
     ]);
+  });
+
+  it('sends finding.overdue for an acceptance that ended: at its due date, or at its end', async () => {
+    const marks = t.dataSource.getRepository(EventMark);
+    const findings = t.dataSource.getRepository(Finding);
+    await check();
+    const names = ['n-10', 'n-11', 'n-12'];
+    const response = await t.request('POST', INGEST, {
+      token: admin,
+      body: {
+        options: { source: 'nightly' },
+        assets: names.map((name, index) => ({
+          id: name,
+          name,
+          vulnerabilities: [{ id: `CVE-2024-888${index}`, score: 9.5 }],
+        })),
+      },
+    });
+    expect(response.status).toBe(200);
+    for (const name of names) {
+      const [finding] = (await t.request('GET', `/api/assets/${name}/findings`, { token: admin }))
+        .body;
+      const accepted = await t.request('PATCH', `/api/findings/${finding.id}`, {
+        token: admin,
+        body: {
+          status: 'accepted',
+          reason: 'waiting for the vendor',
+          acceptedUntil: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      });
+      expect(accepted.status).toBe(200);
+    }
+    const due = await marks.findOneByOrFail({ name: 'finding.overdue:critical' });
+    const ended = await marks.findOneByOrFail({ name: 'finding.overdue:acceptance' });
+    const longAgo = new Date(Date.now() - 100 * 86_400_000);
+    await t.seed(async () => {
+      // Overdue since long ago; its acceptance ends in the next check's stretch.
+      await findings.update(
+        { assetId: 'n-10' },
+        { firstSeenAt: longAgo, acceptedUntil: ended.checkedUntil },
+      );
+      // Its acceptance ended long ago; its due date passes in the next check's stretch.
+      await findings.update(
+        { assetId: 'n-11' },
+        { firstSeenAt: due.checkedUntil, acceptedUntil: longAgo },
+      );
+      // Its due date passes in the next check's stretch, but it is accepted for a day more.
+      await findings.update({ assetId: 'n-12' }, { firstSeenAt: due.checkedUntil });
+    });
+    await check();
+    await check();
+    const [webhook] = (await t.request('GET', '/api/webhooks', { token: admin })).body;
+    await t.request('POST', `/api/webhooks/${webhook.id}/ping`, { token: admin });
+    await receiver.untilCount('ping', 3);
+    expect(receiver.ofType('finding.overdue').map(({ message }) => message.data.vulnId)).toEqual([
+      'CVE-2024-9999',
+      'CVE-2024-8881',
+      'CVE-2024-8880',
+    ]);
+    expect(receiver.ofType('finding.overdue')[2].message.data).toMatchObject({
+      status: 'open',
+      overdue: true,
+      reason: 'waiting for the vendor',
+    });
+  });
+
+  it('tells nothing of what was overdue before the checks first ran', async () => {
+    // As on the first start with this feature: no check has run yet.
+    await t.seed(() => t.dataSource.getRepository(EventMark).clear());
+    const response = await t.request('POST', INGEST, {
+      token: admin,
+      body: {
+        options: { source: 'nightly' },
+        assets: [
+          { id: 'n-20', name: 'n-20', vulnerabilities: [{ id: 'CVE-2024-7777', score: 9.5 }] },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    await t.seed(() =>
+      t.dataSource
+        .getRepository(Finding)
+        .update({ assetId: 'n-20' }, { firstSeenAt: new Date(Date.now() - 100 * 86_400_000) }),
+    );
+    await check();
+    await check();
+    const [webhook] = (await t.request('GET', '/api/webhooks', { token: admin })).body;
+    await t.request('POST', `/api/webhooks/${webhook.id}/ping`, { token: admin });
+    await receiver.untilCount('ping', 4);
+    expect(receiver.ofType('finding.overdue')).toHaveLength(3);
+    const overdue = await t.request('GET', '/api/findings?overdue=true&assetId=n-20', {
+      token: admin,
+    });
+    expect(overdue.body).toHaveLength(1);
   });
 });

@@ -29,7 +29,7 @@ describe('a burst of deliveries whose process is killed', () => {
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_MS: '20',
-      // A claim held by a dead process runs out soon: (2 × 4 + 1) attempts of 200 ms.
+      // A claim held by a dead process runs out soon: 12 attempts of 200 ms.
       WEBHOOK_CONCURRENCY: '2',
       WEBHOOK_TIMEOUT_MS: '200',
     };

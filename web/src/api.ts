@@ -1,4 +1,6 @@
 /** The API's shapes the UI reads (see docs/api.md). */
+import type { DeliveryStatus, WebhookFilter } from '../../src/database/outbox/event-types';
+
 export type Role = 'viewer' | 'editor' | 'admin';
 
 export type Scope = 'read' | 'write' | 'ingest' | 'admin';
@@ -119,24 +121,9 @@ export interface Feed {
   late: boolean;
 }
 
-export const EVENT_TYPES = [
-  'asset.created',
-  'asset.deleted',
-  'finding.opened',
-  'finding.reopened',
-  'finding.fixed',
-  'finding.overdue',
-  'run.succeeded',
-  'run.rejected',
-  'run.failed',
-  'feed.late',
-] as const;
-
-export interface WebhookFilter {
-  minScore?: number;
-  sources?: string[];
-  sites?: string[];
-}
+// The server's own list and types: a file without imports, bundled into the UI as it is.
+export { EVENT_TYPES } from '../../src/database/outbox/event-types';
+export type { WebhookFilter };
 
 export interface Webhook {
   id: string;
@@ -155,7 +142,7 @@ export interface Delivery {
   id: string;
   eventId: string;
   type: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   lastAttemptAt: string | null;
   responseStatus: number | null;

@@ -6,8 +6,11 @@ import type { DeliveryStatus } from '../outbox/event-types.js';
  * deliveries are deleted with it (WebhooksRepository.delete), and an event once none is left.
  */
 @Entity('webhook_deliveries')
-// The senders' claim: the pending ones, in order (those not due yet are few).
+// The pending ones, in order (the queue's depth).
 @Index(['status', 'id'])
+// The senders' claim, a webhook at a time: its pending ones, in order, without reading its
+// delivered ones or another webhook's backlog.
+@Index(['webhookId', 'status', 'id'])
 // A webhook's deliveries, newest first.
 @Index(['webhookId', 'id'])
 @Index(['eventId'])

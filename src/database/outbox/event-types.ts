@@ -1,3 +1,4 @@
+// The web UI imports this file (web/src/api.ts): it stays free of imports.
 /** The events a webhook may subscribe to. */
 export const EVENT_TYPES = [
   'asset.created',

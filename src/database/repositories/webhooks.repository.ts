@@ -152,52 +152,106 @@ export class WebhooksRepository {
   }
 
   /**
-   * Up to `limit` pending deliveries due at `now` to enabled webhooks but `busy` ones, in the
-   * events' order, held by this process until `until`: on PostgreSQL each is claimed by one replica (rows
-   * another holds are skipped); one that a dead process held is taken again once its hold ends.
+   * The due pending deliveries of up to `webhooks` enabled webhooks but `busy` ones, each
+   * webhook's first `limit` in the events' order (one list a webhook), held by this process
+   * until `until`. The webhooks are tried from the one after `after` on, round their list, so
+   * that each gets its turn. On PostgreSQL each row is claimed by one replica (rows another
+   * holds are skipped); one that a dead process held is taken again once its hold ends.
    */
   claim(
     limit: number,
+    webhooks: number,
     now: Date,
     until: Date,
     busy: readonly string[],
+    after: string,
+  ): Promise<ClaimedDelivery[][]> {
+    return this.transaction(async (sql) => {
+      const enabled = await sql.all<{ id: string }>(
+        'SELECT id FROM webhooks WHERE enabled = ? ORDER BY id',
+        [1],
+      );
+      const free = enabled.map((row) => row.id).filter((id) => !busy.includes(id));
+      const next = free.findIndex((id) => id > after);
+      const turn = next <= 0 ? free : [...free.slice(next), ...free.slice(0, next)];
+      const claimed: ClaimedDelivery[][] = [];
+      for (const webhookId of turn) {
+        if (claimed.length >= webhooks) break;
+        const deliveries = await this.claimOf(sql, webhookId, null, limit, now, until);
+        if (deliveries.length > 0) claimed.push(deliveries);
+      }
+      return claimed;
+    });
+  }
+
+  /**
+   * The next due pending deliveries of one webhook after the delivery `afterId` (the last of
+   * a batch its sender has sent), as `claim` takes them. A sender going on through a backlog
+   * reads from there: the rows before it that a drain has left behind (those delivered, and on
+   * PostgreSQL their old versions until a vacuum) are not read again.
+   */
+  claimAfter(
+    webhookId: string,
+    afterId: string,
+    limit: number,
+    now: Date,
+    until: Date,
   ): Promise<ClaimedDelivery[]> {
     return this.transaction(async (sql) => {
-      const at = sql.timestamp(now);
-      const notBusy = busy.length === 0 ? '' : `AND d.webhook_id NOT IN (${placeholders(busy)})`;
-      const due = await sql.all<{ id: string }>(
-        `SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.enabled = ?
-           AND (d.claimed_until IS NULL OR d.claimed_until < ?) ${notBusy}
-         ORDER BY d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
-        [at, 1, at, ...busy],
+      const [enabled] = await sql.all<{ id: string }>(
+        'SELECT id FROM webhooks WHERE id = ? AND enabled = ?',
+        [webhookId, 1],
       );
-      if (due.length === 0) return [];
-      const ids = due.map((row) => row.id);
-      await sql.run(
-        `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
-        [sql.timestamp(until), ...ids],
-      );
-      const rows = await sql.all<ClaimedRow>(
-        `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
-         w.failing_since
-         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-         JOIN webhooks w ON w.id = d.webhook_id
-         WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
-        ids,
-      );
-      return rows.map((row) => ({
-        id: row.id,
-        webhookId: row.webhook_id,
-        eventId: row.event_id,
-        attempts: Number(row.attempts),
-        createdAt: asDate(row.created_at),
-        body: row.body,
-        url: row.url,
-        secret: row.secret,
-        webhookFailing: row.failing_since !== null,
-      }));
+      return enabled ? this.claimOf(sql, webhookId, afterId, limit, now, until) : [];
     });
+  }
+
+  private async claimOf(
+    sql: IngestSql,
+    webhookId: string,
+    afterId: string | null,
+    limit: number,
+    now: Date,
+    until: Date,
+  ): Promise<ClaimedDelivery[]> {
+    const at = sql.timestamp(now);
+    const after = afterId === null ? '' : 'AND d.id > ?';
+    // The pending ones only, through an index that starts with status. With `status =`,
+    // PostgreSQL takes the order as `id` alone, and when its statistics are older than a
+    // backlog's drain it walks the primary key through every delivered row before them (a
+    // claim then reads more rows each time): the range keeps status in the order.
+    const due = await sql.all<{ id: string }>(
+      `SELECT d.id FROM webhook_deliveries d
+       WHERE d.webhook_id = ? AND d.status BETWEEN 'pending' AND 'pending' ${after}
+         AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)
+       ORDER BY d.status, d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
+      afterId === null ? [webhookId, at, at] : [webhookId, afterId, at, at],
+    );
+    if (due.length === 0) return [];
+    const ids = due.map((row) => row.id);
+    await sql.run(
+      `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
+      [sql.timestamp(until), ...ids],
+    );
+    const rows = await sql.all<ClaimedRow>(
+      `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
+       w.failing_since
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+       JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
+      ids,
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      webhookId: row.webhook_id,
+      eventId: row.event_id,
+      attempts: Number(row.attempts),
+      createdAt: asDate(row.created_at),
+      body: row.body,
+      url: row.url,
+      secret: row.secret,
+      webhookFailing: row.failing_since !== null,
+    }));
   }
 
   /** Records an attempt of a delivery, and lets it go. */
@@ -213,6 +267,22 @@ export class WebhooksRepository {
         nextAttemptAt: outcome.nextAttemptAt,
         claimedUntil: null,
       },
+    );
+  }
+
+  /**
+   * Records the attempts, made by `at`, that delivered these deliveries with `responseStatus`,
+   * and lets them go: one statement for a batch a sender recorded together.
+   */
+  async delivered(ids: readonly string[], at: Date, responseStatus: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.transaction((sql) =>
+      sql.run(
+        `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
+         last_attempt_at = ?, response_status = ?, last_error = NULL, next_attempt_at = NULL,
+         claimed_until = NULL WHERE id IN (${placeholders(ids)})`,
+        [sql.timestamp(at), responseStatus, ...ids],
+      ),
     );
   }
 

@@ -20,6 +20,27 @@ import { RefusedTargetError, WebhookTargets } from './webhook-targets.js';
 
 /** The longest wait between two retries. */
 const MAX_RETRY_DELAY_MS = 3_600_000;
+/** A webhook's deliveries claimed at once (then sent in order, one at a time). */
+const CLAIM_SIZE = 256;
+/**
+ * A claim is held for this many attempts' timeouts: a process that dies holding it delays its
+ * deliveries that long. A chain stops before its hold ends, and lets the rest go.
+ */
+const HOLD_ATTEMPTS = 12;
+/** Batches a webhook's sender claims one after another before other webhooks get a turn. */
+const BATCHES_PER_TURN = 16;
+/** Successes are recorded together: this many at most, or once the first is this old. */
+const RECORD_EVERY = 128;
+const RECORD_AFTER_MS = 500;
+
+/** A chain's successes not recorded yet, by the answer's status. */
+interface Successes {
+  byStatus: Map<number, string[]>;
+  count: number;
+  /** When the first of them was answered, and the last (ms since the epoch). */
+  since: number;
+  at: number;
+}
 
 /** The delay before attempt `attempts + 1`: the first one's, doubled at each. */
 export function retryDelayMs(firstRetryMs: number, attempts: number): number {
@@ -27,10 +48,12 @@ export function retryDelayMs(firstRetryMs: number, attempts: number): number {
 }
 
 /**
- * Sends the outbox's deliveries in the background: claims those due (each by one process),
- * sends each webhook's in the events' order, one at a time, several webhooks at once (at most
- * WEBHOOK_CONCURRENCY in flight), and records how each attempt went. A webhook's next batch is
- * claimed once its last one is sent, so that a slow receiver holds back only its own. It looks at the outbox
+ * Sends the outbox's deliveries in the background: claims those due (each by one process), in
+ * batches, sends each webhook's in the events' order, one at a time, several webhooks at once
+ * (at most WEBHOOK_CONCURRENCY in flight), and records how each attempt went (successes a batch
+ * at a time: a process that dies before recording them sends them again, as at least once
+ * allows). A webhook's next batch is claimed once its last one is sent, so that a slow receiver
+ * holds back only its own. It looks at the outbox
  * when a write of this process commits events, and every WEBHOOK_POLL_MS for the rest (other
  * processes' events, retries due, deliveries a dead process held).
  */
@@ -45,6 +68,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   private unlisten: (() => void) | null = null;
   /** The webhooks this process is sending to, each by one chain. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** The webhook the last chain was started for: the next round starts after it. */
+  private lastServed = '';
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -112,46 +137,96 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /**
-   * Claims the due deliveries of webhooks no chain of this process is sending to, and starts a
-   * chain for each of at most `free` webhooks: its deliveries in order, one at a time. Whether
-   * any was claimed.
+   * Claims the due deliveries of at most `free` webhooks no chain of this process is sending
+   * to, taking turns, and starts a chain for each: its deliveries in order, one at a time.
+   * Whether any was claimed.
    */
   private async round(free: number): Promise<boolean> {
-    const { concurrency, timeoutMs } = this.config.webhooks;
-    const size = concurrency * 4;
     const now = new Date();
-    // Held long enough for every attempt of the batch to time out, one after another.
-    const until = new Date(now.getTime() + (size + 1) * timeoutMs);
-    const claimed = await this.webhooks.claim(size, now, until, [...this.chains.keys()]);
-    if (claimed.length === 0) return false;
-    const byWebhook = new Map<string, ClaimedDelivery[]>();
-    for (const delivery of claimed) {
-      const queue = byWebhook.get(delivery.webhookId);
-      if (queue) queue.push(delivery);
-      else if (byWebhook.size < free) byWebhook.set(delivery.webhookId, [delivery]);
-    }
-    // Those of webhooks beyond `free` go back at once, for the next round.
-    const started = new Set([...byWebhook.values()].flat().map((delivery) => delivery.id));
-    await this.webhooks.release(
-      claimed.filter((delivery) => !started.has(delivery.id)).map((delivery) => delivery.id),
+    const until = new Date(now.getTime() + HOLD_ATTEMPTS * this.config.webhooks.timeoutMs);
+    const claimed = await this.webhooks.claim(
+      CLAIM_SIZE,
+      free,
+      now,
+      until,
+      [...this.chains.keys()],
+      this.lastServed,
     );
-    for (const [webhookId, queue] of byWebhook) {
-      const chain = this.send(queue).finally(() => {
+    for (const queue of claimed) {
+      const { webhookId } = queue[0];
+      this.lastServed = webhookId;
+      const chain = this.send(queue, until.getTime()).finally(() => {
         this.chains.delete(webhookId);
         this.poke();
       });
       this.chains.set(webhookId, chain);
     }
-    return true;
+    return claimed.length > 0;
   }
 
-  /** One webhook's claimed deliveries, in order; those left when the process stops go back. */
-  private async send(queue: ClaimedDelivery[]): Promise<void> {
-    const unsent: string[] = [];
-    for (const delivery of queue) {
-      if (this.stopping) unsent.push(delivery.id);
-      else await this.deliver(delivery).catch((error: unknown) => this.lost(delivery, error));
+  /**
+   * One webhook's claimed deliveries, in order, then its next batches (at most
+   * BATCHES_PER_TURN, then other webhooks get their turn); those left when the process stops,
+   * or when another attempt could outlast the claim, go back.
+   */
+  private async send(first: ClaimedDelivery[], until: number): Promise<void> {
+    let queue = first;
+    let hold = until;
+    for (let turn = 1; ; turn++) {
+      const whole = await this.sendBatch(queue, hold);
+      if (!whole || this.stopping || turn >= BATCHES_PER_TURN) return;
+      const last = queue[queue.length - 1];
+      const now = new Date();
+      hold = now.getTime() + HOLD_ATTEMPTS * this.config.webhooks.timeoutMs;
+      try {
+        queue = await this.webhooks.claimAfter(
+          last.webhookId,
+          last.id,
+          CLAIM_SIZE,
+          now,
+          new Date(hold),
+        );
+      } catch (error) {
+        this.logger.error(
+          'the outbox could not be read',
+          error instanceof Error ? error.stack : String(error),
+        );
+        return;
+      }
+      if (queue.length === 0) return;
     }
+  }
+
+  /**
+   * A batch's deliveries, in order; those left when the process stops, or when another
+   * attempt could outlast the claim (`until`, ms since the epoch), go back. Whether all were
+   * sent.
+   */
+  private async sendBatch(queue: ClaimedDelivery[], until: number): Promise<boolean> {
+    const { timeoutMs } = this.config.webhooks;
+    const successes: Successes = { byStatus: new Map(), count: 0, since: 0, at: 0 };
+    // Whether the webhook was failing when claimed, until an answer clears that.
+    let failing = queue[0]?.webhookFailing ?? false;
+    let unsent: string[] = [];
+    for (const [index, delivery] of queue.entries()) {
+      if (this.stopping || Date.now() + timeoutMs > until) {
+        unsent = queue.slice(index).map((left) => left.id);
+        break;
+      }
+      try {
+        const ok = await this.deliver(delivery, successes);
+        if (ok && failing) {
+          failing = false;
+          await this.webhooks.succeeded(delivery.webhookId);
+        }
+      } catch (error) {
+        this.lost(delivery.id, error);
+      }
+      if (successes.count >= RECORD_EVERY || Date.now() - successes.since >= RECORD_AFTER_MS) {
+        await this.record(successes);
+      }
+    }
+    await this.record(successes);
     await this.webhooks
       .release(unsent)
       .catch((error: unknown) =>
@@ -160,51 +235,64 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
           error instanceof Error ? error.stack : String(error),
         ),
       );
+    return unsent.length === 0;
   }
 
-  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+  /** Records the successes kept, and forgets them. */
+  private async record(successes: Successes): Promise<void> {
+    if (successes.count === 0) return;
+    const at = new Date(successes.at);
+    const byStatus = [...successes.byStatus];
+    successes.byStatus.clear();
+    successes.count = 0;
+    for (const [status, ids] of byStatus) {
+      await this.webhooks
+        .delivered(ids, at, status)
+        .catch((error: unknown) => this.lost(ids.join(', '), error));
+    }
+  }
+
+  /**
+   * One attempt of a delivery. A success is kept in `successes`, to be recorded with others;
+   * a failure is recorded at once, with its retry. Whether it was a success.
+   */
+  private async deliver(delivery: ClaimedDelivery, successes: Successes): Promise<boolean> {
     const at = new Date();
     const attempts = delivery.attempts + 1;
     const result = await this.attempt(delivery);
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      const ids = successes.byStatus.get(result.status);
+      if (ids) ids.push(delivery.id);
+      else successes.byStatus.set(result.status, [delivery.id]);
+      if (successes.count++ === 0) successes.since = at.getTime();
+      successes.at = at.getTime();
+      this.metrics.count('delivered');
+      return true;
+    }
     const { firstRetryMs, retryForSeconds, disableAfterSeconds } = this.config.webhooks;
-    let outcome: AttemptOutcome;
-    if (ok) {
-      outcome = {
-        at,
-        responseStatus: result.status,
-        error: null,
-        status: 'delivered',
-        nextAttemptAt: null,
-      };
-    } else {
-      const next = new Date(at.getTime() + retryDelayMs(firstRetryMs, attempts));
-      const over = next.getTime() > delivery.createdAt.getTime() + retryForSeconds * 1000;
-      outcome = {
-        at,
-        responseStatus: result.status,
-        error: result.error ?? `answered ${result.status}`,
-        status: over ? 'failed' : 'pending',
-        nextAttemptAt: over ? null : next,
-      };
-    }
+    const next = new Date(at.getTime() + retryDelayMs(firstRetryMs, attempts));
+    const over = next.getTime() > delivery.createdAt.getTime() + retryForSeconds * 1000;
+    const outcome: AttemptOutcome = {
+      at,
+      responseStatus: result.status,
+      error: result.error ?? `answered ${result.status}`,
+      status: over ? 'failed' : 'pending',
+      nextAttemptAt: over ? null : next,
+    };
     await this.webhooks.attempted(delivery.id, attempts, outcome);
-    this.metrics.count(ok ? 'delivered' : outcome.status === 'failed' ? 'failed' : 'retried');
-    if (ok) {
-      if (delivery.webhookFailing) await this.webhooks.succeeded(delivery.webhookId);
-      return;
-    }
+    this.metrics.count(over ? 'failed' : 'retried');
     const reason = `disabled after failing for ${disableAfterSeconds} seconds without a success`;
     const disableBefore = new Date(at.getTime() - disableAfterSeconds * 1000);
     if (await this.webhooks.failed(delivery.webhookId, at, disableBefore, reason)) {
       this.logger.warn(`webhook ${delivery.webhookId} ${reason}`);
     }
+    return false;
   }
 
   /** An attempt whose end could not be recorded: its claim runs out, and it is sent again. */
-  private lost(delivery: ClaimedDelivery, error: unknown): void {
+  private lost(ids: string, error: unknown): void {
     this.logger.error(
-      `delivery ${delivery.id}: its attempt could not be recorded`,
+      `delivery ${ids}: its attempt could not be recorded`,
       error instanceof Error ? error.stack : String(error),
     );
   }
