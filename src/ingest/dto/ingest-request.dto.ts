@@ -1,3 +1,4 @@
+import { IDENTITY_LIST_DOCS } from '../../assets/dto/identity-list-docs.js';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { fieldSchema, type FieldRule } from '../../common/field-rules/field-rule.js';
 import {
@@ -143,6 +144,15 @@ export class IngestAssetDto extends FieldsClass<
 >(['id', ...ASSET_FIELDS], { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES }, (rule, field) =>
   itemField(rule, ITEM_FIELD_NOTES[field]),
 ) {
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.addresses)
+  addresses?: string[];
+
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.macAddresses)
+  macAddresses?: string[];
+
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.hostnames)
+  hostnames?: string[];
+
   @ApiPropertyOptional({
     type: () => [IngestVulnerabilityDto],
     description: "When present, replaces the asset's list of vulnerabilities",

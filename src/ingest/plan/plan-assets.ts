@@ -11,12 +11,21 @@ import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import {
   jsonItemName,
   type IngestAsset,
-  type IngestAssetFields,
   type IngestService,
   type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
-import { ASSET_FIELDS, type AssetRow } from '../../database/tables/assets.table.js';
+import {
+  ASSET_FIELDS,
+  IDENTITY_COLUMNS,
+  type AssetRow,
+  type IdentityColumn,
+} from '../../database/tables/assets.table.js';
+import {
+  identityText,
+  identityValues,
+  resolveAddresses,
+} from '../../common/field-rules/identity-values.js';
 
 /** A matched asset whose stored values change, with what they were (for the change list). */
 export interface AssetUpdate {
@@ -174,6 +183,7 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
   const id = asset.id ?? context.newId();
   const row: Record<string, unknown> = { id };
   for (const field of ASSET_FIELDS) row[field] = fields[field] ?? null;
+  Object.assign(row, identityColumns(asset, null));
   row.source = context.source;
   plan.creates.push(row as unknown as AssetRow);
   if (asset.vulnerabilities) {
@@ -187,23 +197,51 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
   return id;
 }
 
+/**
+ * The ip and identity columns of the item's asset (`stored`: the asset it updates, null for a
+ * new one): ip and addresses kept in step (resolveAddresses), a list not given kept as stored.
+ */
+function identityColumns(
+  asset: IngestAsset,
+  stored: StoredAsset | null,
+): Pick<AssetRow, 'ip' | IdentityColumn> {
+  const given = asset.identity ?? {};
+  const resolved = resolveAddresses(
+    asset.fields.ip,
+    given.addresses,
+    identityValues(stored?.addresses),
+  );
+  // Both given and not agreeing was refused when the item was read.
+  if ('problem' in resolved) throw new InvalidInputError(resolved.problem);
+  const listText = (list: readonly string[] | undefined, storedText: string | undefined) =>
+    list !== undefined ? identityText(list) : (storedText ?? '');
+  return {
+    ip: resolved.ip,
+    addresses: identityText(resolved.addresses),
+    mac_addresses: listText(given.macAddresses, stored?.mac_addresses),
+    hostnames: listText(given.hostnames, stored?.hostnames),
+  };
+}
+
 /** The stored row with the item's fields applied (and the source, when there is one). */
-function mergedRow(
-  stored: StoredAsset,
-  fields: IngestAssetFields,
-  source: string | null,
-): AssetRow {
+function mergedRow(stored: StoredAsset, asset: IngestAsset, source: string | null): AssetRow {
+  const { fields } = asset;
   const merged: Record<string, unknown> = { id: stored.id };
   for (const field of ASSET_FIELDS) {
     const value = fields[field];
     merged[field] = value !== undefined ? value : stored[field];
   }
+  Object.assign(merged, identityColumns(asset, stored));
   merged.source = source ?? stored.source;
   return merged as unknown as AssetRow;
 }
 
 function sameRow(a: AssetRow, b: AssetRow): boolean {
-  return a.source === b.source && ASSET_FIELDS.every((field) => a[field] === b[field]);
+  return (
+    a.source === b.source &&
+    ASSET_FIELDS.every((field) => a[field] === b[field]) &&
+    IDENTITY_COLUMNS.every((column) => a[column] === b[column])
+  );
 }
 
 /** Whether two service lists hold the same records, whatever their order. */
@@ -327,7 +365,7 @@ export function planMerge(
     plan.matched.set(match.id, asset.index);
     plan.ids.push(match.id);
 
-    const after = mergedRow(match, asset.fields, source);
+    const after = mergedRow(match, asset, source);
     const vulnerabilitiesBefore = planAssetFindings(match.id, asset, stored, plan, context);
     const servicesBefore = replaceList(
       match.id,

@@ -83,6 +83,8 @@ describe('ChangeLog', () => {
         name: 'A',
         fields: {
           ip: ['10.0.0.1', '10.0.0.2'],
+          // The ip is the first address: it replaces it.
+          addresses: [['10.0.0.1'], ['10.0.0.2']],
           source: ['old', 'scan'],
           sources: [['old'], ['old', 'scan']],
           firstSeenAt: [null, SEEN_AT],

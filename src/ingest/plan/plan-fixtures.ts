@@ -9,7 +9,8 @@ export function testContext(source: string | null = null, matchByIp = true): Pla
 }
 
 /**
- * A stored asset as a merge reads it: its fields null but its name (its id); `seen: 0` unless
+ * A stored asset as a merge reads it: its fields null but its name (its id), its lists empty
+ * (but its ip); `seen: 0` unless
  * given (never named with a source).
  */
 export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): StoredAsset {
@@ -21,6 +22,10 @@ export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): Stor
     name: id,
     source: null,
     seen: 0,
+    // As stored: the first address is the ip.
+    addresses: fields.ip ?? '',
+    mac_addresses: '',
+    hostnames: '',
     ...fields,
   };
 }

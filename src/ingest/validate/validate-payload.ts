@@ -20,6 +20,11 @@ import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../../database/ingest-tuning.js';
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import {
+  IDENTITY_LISTS,
+  readIdentityList,
+  resolveAddresses,
+} from '../../common/field-rules/identity-values.js';
+import {
   INGEST_MODES,
   jsonItemName,
   type IngestAsset,
@@ -42,7 +47,13 @@ export const OPTION_KEYS: ReadonlySet<string> = new Set([
 // maxDeletions and maxFixes.
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
 const MATCH_KEYS = ['id', 'ip'];
-const ASSET_KEYS = new Set(['id', ...ASSET_FIELDS, 'vulnerabilities', 'services']);
+const ASSET_KEYS = new Set([
+  'id',
+  ...ASSET_FIELDS,
+  ...IDENTITY_LISTS,
+  'vulnerabilities',
+  'services',
+]);
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 /** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
 const IP_ENDS = { sourceAssetId: 'sourceAssetIp', targetAssetId: 'targetAssetIp' } as const;
@@ -128,6 +139,17 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   }
   if (value.services !== undefined) {
     asset.services = checkEntryList(value.services, `${path}.services`, SERVICE_LIST);
+  }
+  for (const list of IDENTITY_LISTS) {
+    if (value[list] === undefined) continue;
+    const read = readIdentityList(list, value[list], `${path}.${list}`);
+    if ('problem' in read) fail(read.problem);
+    (asset.identity ??= {})[list] = read.values;
+  }
+  const addresses = asset.identity?.addresses;
+  if (fields.ip !== undefined && addresses !== undefined) {
+    const resolved = resolveAddresses(fields.ip, addresses, []);
+    if ('problem' in resolved) fail(`${path}.${resolved.problem}`);
   }
   return asset;
 }
