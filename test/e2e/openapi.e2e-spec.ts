@@ -528,6 +528,7 @@ describe('OpenAPI document', () => {
       'maxDeletions',
       'maxFixes',
       'mode',
+      'site',
       'source',
     ]);
     expect(

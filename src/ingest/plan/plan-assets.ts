@@ -15,6 +15,7 @@ import {
   type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
+import { identityCandidates, type MatchRule } from '../match/identity-match.js';
 import {
   ASSET_FIELDS,
   IDENTITY_COLUMNS,
@@ -81,8 +82,13 @@ export interface AssetPlan {
 /** The stored rows a merge slice may match, as the lookups found them. */
 export interface StoredAssets {
   byId: ReadonlyMap<string, StoredAsset>;
-  /** By ip, the assets holding it, the earliest created first (none when matching by id only). */
-  byIp: ReadonlyMap<string, readonly StoredAsset[]>;
+  /**
+   * By identifier (`kind value`, as asset_identifiers holds it), the assets holding it, for the
+   * keys the run matches by (none when matching by id only).
+   */
+  byIdentifier: ReadonlyMap<string, readonly StoredAsset[]>;
+  /** The place of each asset of `byIdentifier` in creation order (then id). */
+  createdRank: ReadonlyMap<string, number>;
   /** The stored findings (every status) of the matched assets that carry a list, by asset id. */
   findings: ReadonlyMap<string, PlannedFinding[]>;
   /** The stored services of the matched assets that carry a list, by asset id. */
@@ -91,33 +97,43 @@ export interface StoredAssets {
   sources: ReadonlyMap<string, StoredSources>;
 }
 
+/** What a merge matches against: the stored assets the lookups found. */
+export type MatchedStore = Pick<StoredAssets, 'byId' | 'byIdentifier' | 'createdRank'>;
+
 /**
- * The stored assets a merge item may match: the one with its id, else (unless the run matches
- * by id only) those holding its ip, the earliest created first.
+ * The stored assets a merge item may match: the one with its id, else those its identity
+ * matches under the run's rule (identityCandidates: mac, ip, hostname in turn, sites kept
+ * apart), best first.
  */
 export function storedCandidates(
   asset: IngestAsset,
-  stored: Pick<StoredAssets, 'byId' | 'byIp'>,
-  matchByIp = true,
+  stored: MatchedStore,
+  rule: MatchRule,
 ): readonly StoredAsset[] {
   const byId = asset.id ? stored.byId.get(asset.id) : undefined;
   if (byId) return [byId];
-  return (matchByIp && asset.fields.ip && stored.byIp.get(asset.fields.ip)) || [];
+  const rank = (row: StoredAsset) => stored.createdRank.get(row.id) ?? 0;
+  return identityCandidates(
+    asset,
+    rule,
+    (kind, value) => stored.byIdentifier.get(`${kind} ${value}`),
+    (a, b) => rank(a) - rank(b),
+  );
 }
 
 /**
- * merge matches by id, then by ip: the earliest created asset holding it that no other item
- * of the payload takes (`taken`). So a payload listing one ip twice makes two assets, and
- * matches them again one to one when sent again, as a repeated run must. A match by id is
- * returned even when taken: planMerge refuses it.
+ * merge matches by id, then by identity: the best candidate that no other item of the payload
+ * takes (`taken`). So a payload listing one ip twice makes two assets, and matches them again
+ * one to one when sent again, as a repeated run must. A match by id is returned even when
+ * taken: planMerge refuses it.
  */
 function storedMatch(
   asset: IngestAsset,
-  stored: Pick<StoredAssets, 'byId' | 'byIp'>,
-  matchByIp: boolean,
+  stored: MatchedStore,
+  rule: MatchRule,
   taken: (id: string) => boolean,
 ): StoredAsset | undefined {
-  const candidates = storedCandidates(asset, stored, matchByIp);
+  const candidates = storedCandidates(asset, stored, rule);
   if (asset.id && stored.byId.has(asset.id)) return candidates[0];
   return candidates.find((candidate) => !taken(candidate.id));
 }
@@ -351,7 +367,7 @@ export function planMerge(
   for (const asset of assets) if (asset.id && stored.byId.has(asset.id)) namedById.add(asset.id);
   const taken = (id: string) => namedById.has(id) || matchedBefore.has(id) || plan.matched.has(id);
   for (const asset of assets) {
-    const match = storedMatch(asset, stored, context.matchByIp, taken);
+    const match = storedMatch(asset, stored, context.match, taken);
     if (!match) {
       plan.ids.push(create(asset, plan, context));
       continue;

@@ -40,7 +40,8 @@ describe('ChangeLog', () => {
           ['a', a],
           ['b', b],
         ]),
-        byIp: new Map(),
+        byIdentifier: new Map(),
+        createdRank: new Map(),
         findings: new Map([
           [
             'a',
@@ -125,7 +126,8 @@ describe('ChangeLog', () => {
       ],
       {
         byId: new Map([['a', a]]),
-        byIp: new Map(),
+        byIdentifier: new Map(),
+        createdRank: new Map(),
         findings: new Map(),
         services: new Map([
           [

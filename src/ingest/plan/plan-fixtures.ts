@@ -1,11 +1,15 @@
 import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import type { PlanContext, StoredAsset } from './ingest-plan.js';
+import { DEFAULT_MATCH_KEYS, type MatchRule } from '../match/identity-match.js';
 
 /** A plan context whose new ids count up: new-1, new-2, ... */
-export function testContext(source: string | null = null, matchByIp = true): PlanContext {
+export function testContext(
+  source: string | null = null,
+  match: MatchRule = { keys: DEFAULT_MATCH_KEYS, site: null },
+): PlanContext {
   let next = 0;
-  return { source, matchByIp, newId: () => `new-${++next}` };
+  return { source, match, newId: () => `new-${++next}` };
 }
 
 /**
