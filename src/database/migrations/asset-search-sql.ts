@@ -6,6 +6,25 @@ import type { QueryRunner } from 'typeorm';
  * identity lists). Part of those migrations' schema: a change is a new migration.
  */
 
+/** The columns migration AssetSearch indexed. */
+export const SEARCHED_BEFORE_IDENTITY = [
+  'name',
+  'ip',
+  'vendor',
+  'model',
+  'site',
+  'type',
+  'os_version',
+] as const;
+
+/** The columns migration AssetIdentitySearch indexes: the identity lists' text too. */
+export const SEARCHED_WITH_IDENTITY = [
+  ...SEARCHED_BEFORE_IDENTITY,
+  'addresses',
+  'mac_addresses',
+  'hostnames',
+] as const;
+
 /**
  * SQLite: an FTS5 table with the trigram tokenizer, answering substring queries by index. It
  * holds the columns as LOWER() gives them, compared case-sensitively, so that a phrase of the

@@ -1,20 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { createPostgresSearchIndex } from '../asset-search-sql.js';
-
-/** The columns the list's `search` reads (AssetsRepository), the identity lists now too. */
-const COLUMNS = [
-  'name',
-  'ip',
-  'vendor',
-  'model',
-  'site',
-  'type',
-  'os_version',
-  'addresses',
-  'mac_addresses',
-  'hostnames',
-];
-const BEFORE = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
+import {
+  createPostgresSearchIndex,
+  SEARCHED_BEFORE_IDENTITY,
+  SEARCHED_WITH_IDENTITY,
+} from '../asset-search-sql.js';
 
 // Hand-written: the search's trigram index made again over the identity lists too.
 export class AssetIdentitySearch1795924786056 implements MigrationInterface {
@@ -22,11 +11,11 @@ export class AssetIdentitySearch1795924786056 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "IDX_assets_search"`);
-    await createPostgresSearchIndex(queryRunner, COLUMNS);
+    await createPostgresSearchIndex(queryRunner, SEARCHED_WITH_IDENTITY);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "IDX_assets_search"`);
-    await createPostgresSearchIndex(queryRunner, BEFORE);
+    await createPostgresSearchIndex(queryRunner, SEARCHED_BEFORE_IDENTITY);
   }
 }

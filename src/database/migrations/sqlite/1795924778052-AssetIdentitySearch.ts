@@ -1,20 +1,10 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { createSqliteSearchIndex, dropSqliteSearchIndex } from '../asset-search-sql.js';
-
-/** The columns the list's `search` reads (AssetsRepository), the identity lists now too. */
-const COLUMNS = [
-  'name',
-  'ip',
-  'vendor',
-  'model',
-  'site',
-  'type',
-  'os_version',
-  'addresses',
-  'mac_addresses',
-  'hostnames',
-];
-const BEFORE = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
+import {
+  createSqliteSearchIndex,
+  dropSqliteSearchIndex,
+  SEARCHED_BEFORE_IDENTITY,
+  SEARCHED_WITH_IDENTITY,
+} from '../asset-search-sql.js';
 
 // Hand-written: the search's trigram table made again over the identity lists too.
 export class AssetIdentitySearch1795924778052 implements MigrationInterface {
@@ -22,11 +12,11 @@ export class AssetIdentitySearch1795924778052 implements MigrationInterface {
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await dropSqliteSearchIndex(queryRunner);
-    await createSqliteSearchIndex(queryRunner, COLUMNS);
+    await createSqliteSearchIndex(queryRunner, SEARCHED_WITH_IDENTITY);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await dropSqliteSearchIndex(queryRunner);
-    await createSqliteSearchIndex(queryRunner, BEFORE);
+    await createSqliteSearchIndex(queryRunner, SEARCHED_BEFORE_IDENTITY);
   }
 }
