@@ -1,10 +1,12 @@
 import type { CsvColumn } from '../common/export/export-text.js';
 import { ASSET_FIELDS } from '../database/tables/assets.table.js';
+import { IDENTITY_LISTS } from '../common/field-rules/identity-values.js';
 import type { AssetResponse } from './dto/asset-response.dto.js';
 import type { ServiceResponse } from './dto/service-response.dto.js';
 
 /**
- * A column of the assets' CSV. `ingested`: the CSV ingestion takes it (an asset field);
+ * A column of the assets' CSV. `ingested`: the CSV ingestion takes it (an asset field, or an
+ * identity list with its values separated by spaces);
  * otherwise the export writes it and the ingestion ignores it (what the store keeps itself).
  */
 export interface AssetCsvColumn extends CsvColumn<AssetResponse> {
@@ -25,6 +27,11 @@ export const ASSET_CSV_COLUMNS: readonly AssetCsvColumn[] = [
     name: field,
     ingested: true,
     cell: (asset) => asset[field],
+  })),
+  ...IDENTITY_LISTS.map((list): AssetCsvColumn => ({
+    name: list,
+    ingested: true,
+    cell: (asset) => spaced(asset[list]),
   })),
   { name: 'services', ingested: false, cell: (asset) => spaced(asset.services.map(serviceEntry)) },
   { name: 'sources', ingested: false, cell: (asset) => spaced(asset.sources) },

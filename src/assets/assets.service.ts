@@ -5,6 +5,18 @@ import { assetFieldProperties } from '../database/tables/assets.table.js';
 import { InventoryWriter } from '../database/writer/inventory-writer.js';
 import type { WriteUnit } from '../database/writer/write-unit.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
+import { InvalidInputError } from '../common/errors/invalid-input.error.js';
+import {
+  IDENTITY_LISTS,
+  identityText,
+  identityValues,
+  normalizeHostname,
+  normalizeMac,
+  prefixKeyRange,
+  readIdentityList,
+  resolveAddresses,
+  type IdentityList,
+} from '../common/field-rules/identity-values.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import type { Asset } from '../database/entities/asset.entity.js';
 import {
@@ -124,6 +136,10 @@ export class AssetsService {
     const asset: Asset = {
       id: uuidv7(),
       ...assetFieldProperties(dto, null),
+      addresses: '',
+      macAddresses: '',
+      hostnames: '',
+      ...identityChanges(dto, []),
       source: null,
       origin: 'manual',
       firstSeenAt: null,
@@ -135,6 +151,7 @@ export class AssetsService {
     return this.writer.create(origin, 'asset', async (unit) => {
       const { manager } = unit;
       await this.assets.insert(manager, asset, dto.services ?? []);
+      await this.assets.replaceIdentifiers(manager, asset.id);
       if (dto.vulnerabilities)
         await this.findingLists.write(unit, asset.id, dto.vulnerabilities, now);
       // Read back, so that every answer comes from a stored row through the one mapper.
@@ -145,6 +162,8 @@ export class AssetsService {
     // The fields present; null clears one.
     const now = new Date();
     const changes: Partial<Asset> = { ...assetFieldProperties(dto), updatedAt: now };
+    // Both given and not agreeing: refused before anything is read.
+    identityChanges(dto, []);
     const updated = await this.writer.update(
       origin,
       'asset',
@@ -152,7 +171,14 @@ export class AssetsService {
       ({ manager }) => this.find(id, manager),
       async (unit) => {
         const { manager } = unit;
-        await this.assets.update(manager, id, changes);
+        const stored = await this.assets.find(id, manager);
+        const storedAddresses = identityValues(stored?.addresses);
+        await this.assets.update(manager, id, {
+          ...changes,
+          ...identityChanges(dto, storedAddresses),
+        });
+        if (IDENTITY_LISTS.some((list) => dto[list] !== undefined) || dto.ip !== undefined)
+          await this.assets.replaceIdentifiers(manager, id);
         // Present, a list replaces the stored one: all land with the asset's update, or none.
         if (dto.services !== undefined)
           await this.assets.replaceServices(manager, id, dto.services);
@@ -206,6 +232,36 @@ export class AssetsService {
   }
 }
 
+/**
+ * The identity columns a write of `dto` changes (`storedAddresses`: the asset's addresses
+ * before it): ip and addresses kept in step (resolveAddresses), each list given normalized.
+ */
+function identityChanges(
+  dto: CreateAssetDto | UpdateAssetDto,
+  storedAddresses: readonly string[],
+): Partial<Asset> {
+  const changes: Partial<Asset> = {};
+  const list = (name: IdentityList) => {
+    const given = dto[name];
+    if (given === undefined) return undefined;
+    const read = readIdentityList(name, given, name);
+    if ('problem' in read) throw new InvalidInputError(read.problem);
+    return read.values;
+  };
+  const addresses = list('addresses');
+  if (dto.ip !== undefined || addresses !== undefined) {
+    const resolved = resolveAddresses(dto.ip, addresses, storedAddresses);
+    if ('problem' in resolved) throw new InvalidInputError(resolved.problem);
+    changes.ip = resolved.ip;
+    changes.addresses = identityText(resolved.addresses);
+  }
+  const macAddresses = list('macAddresses');
+  if (macAddresses !== undefined) changes.macAddresses = identityText(macAddresses);
+  const hostnames = list('hostnames');
+  if (hostnames !== undefined) changes.hostnames = identityText(hostnames);
+  return changes;
+}
+
 /** The list's filters of a query, as the repository takes them. */
 function filtersOf(query: AssetFiltersQuery): AssetFilters {
   return {
@@ -214,6 +270,9 @@ function filtersOf(query: AssetFiltersQuery): AssetFilters {
     source: query.source,
     port: query.port,
     service: query.service,
+    cidr: query.cidr === undefined ? undefined : prefixKeyRange(query.cidr)!,
+    mac: query.mac === undefined ? undefined : normalizeMac(query.mac)!,
+    hostname: query.hostname === undefined ? undefined : normalizeHostname(query.hostname)!,
     search: query.search,
   };
 }

@@ -1,3 +1,4 @@
+import { AssetIdentifier } from './entities/asset-identifier.entity.js';
 import { AssetSource } from './entities/asset-source.entity.js';
 import { Asset } from './entities/asset.entity.js';
 import { Service } from './entities/service.entity.js';
@@ -24,6 +25,7 @@ export const ENTITIES = [
   ApiKey,
   Asset,
   AssetSource,
+  AssetIdentifier,
   Finding,
   FindingSource,
   FindingPeriod,

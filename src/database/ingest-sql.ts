@@ -19,6 +19,7 @@ export interface InsertColumn {
 export const INGESTED_TABLES = [
   'assets',
   'asset_sources',
+  'asset_identifiers',
   'findings',
   'finding_sources',
   'finding_periods',

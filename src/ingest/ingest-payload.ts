@@ -3,6 +3,8 @@
 import type { ServiceValues } from '../common/field-rules/service-list.js';
 import type { VulnerabilityValues } from '../common/field-rules/vulnerability-list.js';
 import type { AssetFieldValues } from '../database/tables/assets.table.js';
+import type { IdentityValues } from '../common/field-rules/identity-values.js';
+import type { IdentityMatchKey, MatchRule } from './match/identity-match.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
 
@@ -22,6 +24,8 @@ export interface IngestAsset {
   fields: IngestAssetFields;
   vulnerabilities?: IngestVulnerability[];
   services?: IngestService[];
+  /** The identity lists the item gives, normalized; a list left out is absent. */
+  identity?: Partial<IdentityValues>;
 }
 
 export interface IngestRelation {
@@ -47,7 +51,7 @@ export type ItemNamer = (part: IngestPart, index: number) => string;
 export const jsonItemName: ItemNamer = (part, index) => `${part}[${index}]`;
 
 /** How a merge item finds the stored asset it updates. */
-export type IngestMatchKey = 'id' | 'ip';
+export type IngestMatchKey = 'id' | IdentityMatchKey;
 
 export interface IngestPayload {
   mode: IngestMode;
@@ -59,8 +63,8 @@ export interface IngestPayload {
   maxDeletions: number | null;
   /** The most findings the run may fix; null: no limit. */
   maxFixes: number | null;
-  /** merge: whether an item without a stored id may match a stored asset by its ip. */
-  matchByIp: boolean;
+  /** merge: how an item without a stored id may match a stored asset (`matchBy`, `site`). */
+  match: MatchRule;
   /** Names items in errors. */
   itemName: ItemNamer;
   /** What relations name their ends by: asset ids (JSON), or item ips (scanner formats). */

@@ -116,8 +116,8 @@ export class IngestRun {
     history: ChangeOrigin | null = null,
     findingEvents: FindingEvents | null = null,
   ) {
-    const { source, matchByIp, itemName } = payload;
-    this.context = { source, matchByIp, itemName, newId: () => timeOrderedUuid() };
+    const { source, match, itemName } = payload;
+    this.context = { source, match, itemName, newId: () => timeOrderedUuid() };
     this.stored = new StoredRows(lookups);
     this.readAhead = lookups.readAhead;
     const changes = sql && history ? new ChangeWriter(sql, history, source, now) : null;
@@ -194,10 +194,10 @@ export class IngestRun {
 
   /** merge: the stored rows a slice may match; append: its ids already stored. */
   private lookUp(assets: IngestAsset[]): Promise<StoredAssets | Set<string>> {
-    const { mode, source, matchByIp } = this.payload;
+    const { mode, source, match } = this.payload;
     const stored =
       mode === 'merge'
-        ? this.stored.forMerge(assets, matchByIp, source !== null)
+        ? this.stored.forMerge(assets, match, source !== null)
         : this.takenIds(assets);
     // Awaited once the slice is planned; a failure before then must not go unhandled.
     stored.catch(() => undefined);

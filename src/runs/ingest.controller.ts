@@ -90,8 +90,13 @@ function ApiScannerOptions() {
     }),
     query(
       'matchBy',
-      '`id,ip` (default) or `id`: whether a host may match a stored asset by its ip.',
-      { type: 'string', enum: ['id,ip', 'id'] },
+      'Comma-separated keys among id, mac, ip and hostname, id among them (default `id,mac,ip`): how a host without a stored id may match a stored asset, tried in the order mac, ip, hostname whatever the order written.',
+      { type: 'string', example: 'id,mac,ip,hostname' },
+    ),
+    query(
+      'site',
+      "The site of every host (a host's own site wins in CSV): a host with a site matches by ip and hostname only assets of that site, so that two sites may use the same private range.",
+      { type: 'string', maxLength: 255, example: 'paris' },
     ),
   );
 }

@@ -9,11 +9,14 @@ import { RelationDirection } from '../../src/common/field-rules/inventory-values
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 
 const ASSET_KEYS = [
+  'addresses',
   'createdAt',
   'firstSeenAt',
+  'hostnames',
   'id',
   'ip',
   'lastSeenAt',
+  'macAddresses',
   'model',
   'name',
   'origin',
@@ -101,6 +104,9 @@ describe('assets', () => {
       expect(created).toEqual({
         ...body,
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        addresses: ['10.0.0.1'],
+        macAddresses: [],
+        hostnames: [],
         source: null,
         vulnerabilities: [],
         // In port order, absent values null.

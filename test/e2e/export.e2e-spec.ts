@@ -23,6 +23,9 @@ const ASSET_HEADER = [
   'risk_score',
   'site',
   'os_version',
+  'addresses',
+  'macAddresses',
+  'hostnames',
   'services',
   'sources',
   'origin',
@@ -206,6 +209,9 @@ describe('Export of assets and findings (CSV and NDJSON)', () => {
         risk_score: '90',
         site: "'@paris",
         os_version: "''=already quoted",
+        addresses: '192.0.2.1',
+        macAddresses: '',
+        hostnames: '',
         services: '53/udp 443/tcp/https',
         sources: 'nmap-dmz',
         origin: 'ingest',
@@ -238,7 +244,14 @@ describe('Export of assets and findings (CSV and NDJSON)', () => {
       await tricky();
       const formula = await t.request('POST', '/api/assets', {
         token: editor,
-        body: { name: '=1+1', site: '', vendor: "'@x" },
+        body: {
+          name: '=1+1',
+          site: '',
+          vendor: "'@x",
+          addresses: ['10.7.0.1', 'fe80::7'],
+          macAddresses: ['aa:bb:cc:dd:ee:07'],
+          hostnames: ['formula.example', 'formula'],
+        },
       });
       expect(formula.status).toBe(201);
       const before = await allAssets('');

@@ -112,6 +112,7 @@ describe('ingestion changes and dry runs', () => {
         name: 'fw',
         fields: {
           ip: ['10.0.0.1', '10.0.0.11'],
+          addresses: [['10.0.0.1'], ['10.0.0.11']],
           vulnerabilities: [
             [{ id: 'CVE-1', score: 9.8, summary: 'rce', publishedDate: '2024-01-02' }],
             [

@@ -305,8 +305,14 @@ describe('ingestion of scanner formats (Nmap XML, Nessus, CSV)', () => {
         ['?deleteStale=1', /^deleteStale must be true or false$/],
         ['?maxDeletions=-1', /^maxDeletions must be an integer from 0 to/],
         ['?maxDeletions=ten', /^maxDeletions must be an integer from 0 to/],
-        ['?matchBy=ip', /^matchBy must be id,ip or id$/],
-        ['?matchBy=id,id', /^matchBy must be id,ip or id$/],
+        [
+          '?matchBy=ip',
+          /^matchBy must be a comma-separated list of id, mac, ip and hostname holding id, none twice$/,
+        ],
+        [
+          '?matchBy=id,id',
+          /^matchBy must be a comma-separated list of id, mac, ip and hostname holding id, none twice$/,
+        ],
         ['?source=', /^source must be 1 to 100 characters long$/],
         ['?mode=append&deleteStale=true', /^deleteStale applies to merge mode only/],
         ['?dryRun=true&dryRun=false', /^dryRun must be given once$/],

@@ -154,7 +154,7 @@ const INVALID: [string, unknown, RegExp][] = [
   [
     'a matchBy of ip alone',
     withOptions({ matchBy: ['ip'] }),
-    /^options\.matchBy must be \["id", "ip"\] or \["id"\]/,
+    /^options\.matchBy must be a list of "id", "mac", "ip" and "hostname" holding "id", none twice$/,
   ],
   ['a matchBy with an unknown key', withOptions({ matchBy: ['id', 'name'] }), /^options\.matchBy /],
   ['a matchBy with a repeated key', withOptions({ matchBy: ['id', 'id'] }), /^options\.matchBy /],

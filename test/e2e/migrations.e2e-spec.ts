@@ -546,3 +546,78 @@ describe('the ServiceAccountsScopedKeys and OidcSubject migrations undone and do
     });
   });
 });
+
+/** Each asset's ip carried over to its addresses, and found by it. */
+describe('the AssetIdentity migration on a stored inventory', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let token: string;
+  const created = stamp('2026-05-06T07:08:09.012Z');
+
+  beforeAll(async () => {
+    ({ database, t, token } = await storeBefore('AssetIdentity', async (previous) => {
+      const rows: [string, string | null][] = [
+        ['v4', '10.9.0.1'],
+        ['v6', '2001:DB8:0:0:0:0:0:1'],
+        ['none', null],
+      ];
+      for (const [id, ip] of rows) {
+        await previous.query(
+          `INSERT INTO assets (id, name, ip, origin, created_at, updated_at)
+           VALUES ('${id}', '${id}-name', ${literal(ip)}, 'manual', ${literal(created.sql)}, ${literal(created.sql)})`,
+        );
+      }
+      await previous.query(
+        `INSERT INTO services (asset_id, port, protocol) VALUES ('v4', 22, 'tcp')`,
+      );
+      await previous.query(
+        `INSERT INTO relations (id, source_asset_id, target_asset_id, type, direction, created_at, updated_at)
+         VALUES ('rel-v', 'v4', 'v6', 'uplink', 'bi', ${literal(created.sql)}, ${literal(created.sql)})`,
+      );
+    }));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  const get = async (path: string) => {
+    const response = await t.request('GET', path, { token });
+    expect(response.status).toBe(200);
+    return response.body as Record<string, any>;
+  };
+
+  it('leaves the schema up to date and as the entities describe it', async () => {
+    expect(await t.dataSource.showMigrations()).toBe(false);
+    const diff = await t.dataSource.driver.createSchemaBuilder().log();
+    expect(diff.upQueries.map((query) => query.query)).toEqual([]);
+  });
+
+  it('copies each ip into addresses (IPv6 in its short form), the other lists empty', async () => {
+    expect(await get('/api/assets/v4')).toMatchObject({
+      ip: '10.9.0.1',
+      addresses: ['10.9.0.1'],
+      macAddresses: [],
+      hostnames: [],
+      services: [{ port: 22, protocol: 'tcp' }],
+    });
+    expect(await get('/api/assets/v6')).toMatchObject({
+      ip: '2001:db8::1',
+      addresses: ['2001:db8::1'],
+    });
+    expect(await get('/api/assets/none')).toMatchObject({ ip: null, addresses: [] });
+    expect((await get('/api/relations/rel-v')).sourceAssetId).toBe('v4');
+  });
+
+  it('keeps the counted total and the search, and indexes the addresses', async () => {
+    expect((await get('/api/assets?limit=1')).total).toBe(3);
+    expect((await get('/api/assets?search=v6-na')).assets.map((a: any) => a.id)).toEqual(['v6']);
+    const rows = await t.dataSource.query<{ asset_id: string; value: string }[]>(
+      "SELECT asset_id, value FROM asset_identifiers WHERE kind = 'ip' ORDER BY asset_id",
+    );
+    expect(rows).toEqual([
+      { asset_id: 'v4', value: '40a090001' },
+      { asset_id: 'v6', value: `620010db8${'0'.repeat(23)}1` },
+    ]);
+  });
+});

@@ -410,6 +410,9 @@ describe('OpenAPI document', () => {
         'id',
         'name',
         'ip',
+        'addresses',
+        'macAddresses',
+        'hostnames',
         'type',
         'vendor',
         'model',
@@ -433,6 +436,8 @@ describe('OpenAPI document', () => {
     });
     expect(document.components.schemas.AssetOrigin.enum).toEqual(['manual', 'ingest']);
     expect(asset.properties.sources).toMatchObject({ type: 'array', items: { type: 'string' } });
+    for (const list of ['addresses', 'macAddresses', 'hostnames'])
+      expect(asset.properties[list]).toMatchObject({ type: 'array', items: { type: 'string' } });
     for (const sighting of ['firstSeenAt', 'lastSeenAt']) {
       expect(asset.properties[sighting]).toMatchObject({
         type: 'string',
@@ -523,6 +528,7 @@ describe('OpenAPI document', () => {
       'maxDeletions',
       'maxFixes',
       'mode',
+      'site',
       'source',
     ]);
     expect(

@@ -10,6 +10,7 @@ import {
 import { isoTimestamp, isoTimestampOrNull } from '../../database/timestamps.js';
 import type { StoredAssetRow } from '../../database/tables/assets.table.js';
 import { ASSET_ORIGINS, type AssetOrigin } from '../../common/field-rules/inventory-values.js';
+import { identityValues } from '../../common/field-rules/identity-values.js';
 import { ServiceResponse } from './service-response.dto.js';
 import { VulnerabilityResponse } from './vulnerability-response.dto.js';
 
@@ -38,6 +39,27 @@ export class AssetResponse extends FieldsClass<
   { id: string } & AssetFieldValues,
   'id' | AssetField
 >(['id', ...ASSET_FIELDS], { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES }, answerField) {
+  @ApiProperty({
+    type: [String],
+    description: 'Its IPv4 and IPv6 addresses, the first being ip; possibly empty',
+    example: ['10.0.0.1', '2001:db8::1'],
+  })
+  addresses: string[];
+
+  @ApiProperty({
+    type: [String],
+    description: 'Its MAC addresses, written aa:bb:cc:dd:ee:ff; possibly empty',
+    example: ['00:1b:21:3a:4f:5c'],
+  })
+  macAddresses: string[];
+
+  @ApiProperty({
+    type: [String],
+    description: 'Its DNS names, in lower case; possibly empty',
+    example: ['core-switch.paris.example.com'],
+  })
+  hostnames: string[];
+
   @ApiProperty({
     type: String,
     nullable: true,
@@ -116,6 +138,9 @@ export function toAssetResponse(
 ): AssetResponse {
   const response: Record<string, unknown> = { id: row.id };
   for (const field of ASSET_FIELDS) response[field] = row[field];
+  response.addresses = identityValues(row.addresses);
+  response.macAddresses = identityValues(row.mac_addresses);
+  response.hostnames = identityValues(row.hostnames);
   response.source = row.source;
   response.vulnerabilities = vulnerabilities;
   response.services = services;

@@ -5,6 +5,8 @@ import { ASSET_FIELD_RULES } from '../../common/field-rules/inventory-fields.js'
 import { SERVICE_LIST } from '../../common/field-rules/service-list.js';
 import { VULNERABILITY_LIST } from '../../common/field-rules/vulnerability-list.js';
 import { IsEntryList } from '../../common/validators/entry-list.validator.js';
+import { IsIdentityList } from '../../common/validators/identity-list.validator.js';
+import { IDENTITY_LIST_DOCS } from './identity-list-docs.js';
 import {
   ASSET_FIELDS,
   type AssetField,
@@ -26,6 +28,18 @@ export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
   ASSET_FIELD_RULES,
   (rule) => Field(rule),
 ) {
+  @IsIdentityList('addresses')
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.addresses)
+  addresses?: string[];
+
+  @IsIdentityList('macAddresses')
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.macAddresses)
+  macAddresses?: string[];
+
+  @IsIdentityList('hostnames')
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.hostnames)
+  hostnames?: string[];
+
   @IsEntryList(SERVICE_LIST)
   @ApiPropertyOptional({
     type: () => [ServiceInput],

@@ -10,6 +10,12 @@ import {
 import { ASSET_SORT_FIELDS } from '../../common/field-rules/inventory-values.js';
 import { DigitsToNumber } from '../../common/validators/query-integer.validator.js';
 import { IsOptionalText } from '../../common/validators/text.validator.js';
+import { IsOptionalQueryValue } from '../../common/validators/identity-query.validator.js';
+import {
+  normalizeHostname,
+  normalizeMac,
+  prefixKeyRange,
+} from '../../common/field-rules/identity-values.js';
 
 // Room for a cursor of the longest sort key and id (base64url of JSON: 4/3 of its text, escapes).
 const MAX_CURSOR_LENGTH = 2048;
@@ -17,12 +23,12 @@ const SORT_VALUES = ASSET_SORT_FIELDS.flatMap((field) => [field, `-${field}`]);
 
 /** The list's paging (`limit` 1 to 1000, default 100; `offset`), filters and order. */
 export class ListAssetsQueryDto extends PageQueryDto {
-  /** Case-insensitive substring of name, ip, vendor, model, site, type or os_version. */
+  /** Case-insensitive substring of a searched field (the list in its description). */
   @IsOptionalText()
   @ApiPropertyOptional({
     maxLength: 255,
     description:
-      'Case-insensitive substring of name, ip, vendor, model, site, type or os_version (`%` and `_` are plain characters)',
+      'Case-insensitive substring of name, ip, vendor, model, site, type, os_version, or of an address, MAC address or host name (`%` and `_` are plain characters)',
     example: 'paris',
   })
   search?: string;
@@ -66,6 +72,32 @@ export class ListAssetsQueryDto extends PageQueryDto {
     example: 'https',
   })
   service?: string;
+
+  /** Assets with an address in this prefix. */
+  @IsOptionalQueryValue(prefixKeyRange, 'an IPv4 or IPv6 prefix, such as 10.20.0.0/16')
+  @ApiPropertyOptional({
+    description: 'Assets with an address in this IPv4 or IPv6 prefix (address/length)',
+    example: '10.20.0.0/16',
+  })
+  cidr?: string;
+
+  /** Assets holding this MAC address. */
+  @IsOptionalQueryValue(normalizeMac, 'a MAC address')
+  @ApiPropertyOptional({
+    description:
+      'Assets holding this MAC address, in any common notation (aa:bb:cc:dd:ee:ff, aa-bb-cc-dd-ee-ff, aabb.ccdd.eeff, aabbccddeeff)',
+    example: '00:1b:21:3a:4f:5c',
+  })
+  mac?: string;
+
+  /** Assets holding this host name. */
+  @IsOptionalQueryValue(normalizeHostname, 'a DNS name of at most 253 characters')
+  @ApiPropertyOptional({
+    maxLength: 253,
+    description: 'Assets holding this host name, compared in lower case',
+    example: 'web-01.example.com',
+  })
+  hostname?: string;
 
   /** Where the page starts: the cursor of the `next` link of the page before. */
   @IsOptionalText(MAX_CURSOR_LENGTH)

@@ -142,6 +142,12 @@ export abstract class Dialect {
   abstract jsonObject(entries: readonly JsonEntry[], from: string): string;
 
   /**
+   * An entry's value for jsonObject: the text of `expression`, values separated by spaces
+   * (none holding a space, a quote or a backslash), as a JSON array of them.
+   */
+  abstract spacedListJson(expression: string): string;
+
+  /**
    * A statement recording the creation of `table` rows just written, as change records without
    * a copy: `?` parameters: the ids' prefix, the counter before the first, the time, the change
    * set's id, then the ids (idListValues).

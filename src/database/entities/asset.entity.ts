@@ -62,4 +62,16 @@ export class Asset {
 
   @UpdateDateColumn({ name: 'updated_at' })
   updatedAt: Date;
+
+  // The identity lists (src/database/README.md, "Identity lists"): each its normalized values
+  // separated by spaces, the first address equal to `ip`. Matching and the list's filters find
+  // them through asset_identifiers, which holds one row per value.
+  @Column({ type: 'text', default: '' })
+  addresses: string;
+
+  @Column({ name: 'mac_addresses', type: 'text', default: '' })
+  macAddresses: string;
+
+  @Column({ type: 'text', default: '' })
+  hostnames: string;
 }

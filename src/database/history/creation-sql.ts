@@ -42,7 +42,11 @@ const LISTED_FINDINGS = `FROM (SELECT asset_id, vuln_id AS id, score, summary, p
 /** An asset's row `x` as the API shows it as created (toAssetResponse). */
 const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
   // The API names these fields as their columns.
-  ...['id', ...ASSET_FIELDS, 'source'].map((column): JsonEntry => [column, `x.${column}`]),
+  ...['id', ...ASSET_FIELDS].map((column): JsonEntry => [column, `x.${column}`]),
+  ['addresses', dialect.spacedListJson('x.addresses')],
+  ['macAddresses', dialect.spacedListJson('x.mac_addresses')],
+  ['hostnames', dialect.spacedListJson('x.hostnames')],
+  ['source', 'x.source'],
   [
     'vulnerabilities',
     {

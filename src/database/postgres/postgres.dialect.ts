@@ -119,6 +119,11 @@ export class PostgresDialect extends Dialect {
     return `(SELECT row_to_json(a)::text FROM (SELECT ${columns.join(', ')} ${from}) a)`;
   }
 
+  spacedListJson(expression: string): string {
+    // An empty text is an empty array.
+    return `array_to_json(string_to_array(${expression}, ' '))`;
+  }
+
   // From the ids themselves, in their order: the rows were just written, and looking each one up
   // again by its key cost a large part of a first ingestion.
   createdRecordsSelect(objectType: string): string {

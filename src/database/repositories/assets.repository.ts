@@ -7,6 +7,8 @@ import { AppDataSource } from '../app-data-source.js';
 import { Dialect, type AssetSearchIndex } from '../dialect/dialect.js';
 import { Asset } from '../entities/asset.entity.js';
 import { Service } from '../entities/service.entity.js';
+import { AssetIdentifier } from '../entities/asset-identifier.entity.js';
+import { identifierPairs, identityOfRow } from '../tables/asset-identifiers.table.js';
 import { runNamed, type ReadOptions } from '../sql-reads.js';
 import type { AssetSourceRow } from '../tables/asset-sources.table.js';
 import type { StoredAssetRow } from '../tables/assets.table.js';
@@ -25,7 +27,19 @@ const SORT_COLUMNS: Record<AssetSortField, string> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };
-const SEARCHED_COLUMNS = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
+// The identity lists are searched in their text (migration AssetIdentitySearch indexes it).
+const SEARCHED_COLUMNS = [
+  'name',
+  'ip',
+  'vendor',
+  'model',
+  'site',
+  'type',
+  'os_version',
+  'addresses',
+  'mac_addresses',
+  'hostnames',
+];
 // Sort columns that are never null: the cursor's condition is a row comparison, which both
 // databases answer from the (created_at, id) index in the default order.
 const REQUIRED_SORT_COLUMNS = new Set(['name', 'created_at', 'updated_at']);
@@ -56,6 +70,15 @@ const HAS_PORT =
   'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.port = :port)';
 const HAS_SERVICE =
   'EXISTS (SELECT 1 FROM services s WHERE s.asset_id = assets.id AND s.name = :service)';
+// The identity filters: the assets holding a value, or an address in a range of keys, found
+// through the (kind, value) index of asset_identifiers; the planner may drive the page from it
+// (few matches) or walk the page's order probing the list it makes (many).
+const HAS_ADDRESS_IN =
+  "assets.id IN (SELECT i.asset_id FROM asset_identifiers i WHERE i.kind = 'ip' AND i.value BETWEEN :cidrLow AND :cidrHigh)";
+const HAS_MAC =
+  "assets.id IN (SELECT i.asset_id FROM asset_identifiers i WHERE i.kind = 'mac' AND i.value = :mac)";
+const HAS_HOSTNAME =
+  "assets.id IN (SELECT i.asset_id FROM asset_identifiers i WHERE i.kind = 'host' AND i.value = :hostname)";
 // Rows of one multi-row insert: 6 values each, well within either database's parameter limit.
 const SERVICES_PER_INSERT = 1000;
 
@@ -140,6 +163,12 @@ export interface AssetFilters {
   port?: number;
   /** The name of one of its services. */
   service?: string;
+  /** The first and last keys of a prefix's addresses (prefixKeyRange). */
+  cidr?: { low: string; high: string };
+  /** A MAC address it holds, normalized. */
+  mac?: string;
+  /** A host name it holds, normalized. */
+  hostname?: string;
   /** A case-insensitive substring of a searched column (searchCondition). */
   search?: string;
 }
@@ -305,12 +334,15 @@ export class AssetsRepository {
       conditions.push(condition);
       Object.assign(parameters, values);
     };
-    const { type, site, source, port, service, search } = filters;
+    const { type, site, source, port, service, cidr, mac, hostname, search } = filters;
     if (type !== undefined) filter('type = :type', { type });
     if (site !== undefined) filter('site = :site', { site });
     if (source !== undefined) filter(HAS_SOURCE, { source });
     if (port !== undefined) filter(HAS_PORT, { port });
     if (service !== undefined) filter(HAS_SERVICE, { service });
+    if (cidr !== undefined) filter(HAS_ADDRESS_IN, { cidrLow: cidr.low, cidrHigh: cidr.high });
+    if (mac !== undefined) filter(HAS_MAC, { mac });
+    if (hostname !== undefined) filter(HAS_HOSTNAME, { hostname });
     if (search) {
       const found = searchCondition(this.dialect, search, { indexed });
       filter(found.condition, found.parameters);
@@ -418,6 +450,29 @@ export class AssetsRepository {
    */
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.getRepository(Asset).delete({ id });
+  }
+
+  /**
+   * Writes the asset's identifier rows again from the lists its row holds, in the unit of
+   * `manager`: after any write of its addresses, MAC addresses or host names.
+   */
+  async replaceIdentifiers(manager: EntityManager, id: string): Promise<void> {
+    const row = await this.find(id, manager);
+    await manager.getRepository(AssetIdentifier).delete({ assetId: id });
+    if (row === null) return;
+    const rows = identifierPairs(identityOfRow(row)).map(([kind, value]) => ({
+      assetId: id,
+      kind,
+      value,
+    }));
+    if (rows.length === 0) return;
+    const [sql, values] = this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(AssetIdentifier)
+      .values(rows)
+      .getQueryAndParameters();
+    await manager.query(sql, values);
   }
 
   /** Inserts an asset's services (a validated list), many rows to each statement. */

@@ -108,6 +108,10 @@ export class SqliteDialect extends Dialect {
     return `(SELECT json_object(${pairs.join(', ')}) ${from})`;
   }
 
+  spacedListJson(expression: string): string {
+    return `json(CASE WHEN ${expression} = '' THEN '[]' ELSE '["' || replace(${expression}, ' ', '","') || '"]' END)`;
+  }
+
   createdRecordsSelect(objectType: string, table: string, count: number): string {
     return `SELECT ? || printf('%012x', ? + ROW_NUMBER() OVER (ORDER BY x.rowid)), ?, 'create', '${objectType}', x.id,
     ?, NULL, NULL

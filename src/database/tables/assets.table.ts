@@ -24,6 +24,9 @@ export const ASSET_COLUMNS = {
   lastSeenAt: timestamp('last_seen_at'),
   createdAt: timestamp('created_at'),
   updatedAt: timestamp('updated_at'),
+  addresses: text('addresses'),
+  macAddresses: text('mac_addresses'),
+  hostnames: text('hostnames'),
 } as const satisfies { [P in keyof Asset]-?: InsertColumn };
 
 /** Every column, in the table's order: what an insert of a whole row writes. */
@@ -85,5 +88,16 @@ export function assetFieldProperties(
 /** An assets row as raw SQL reads it (`SELECT *`), its timestamps as the driver gives them. */
 export type StoredAssetRow = RowOf<Asset, typeof ASSET_COLUMNS>;
 
-/** An assets row as the ingestion plans and writes it: its fields, id and source. */
-export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | 'source'>;
+/** The columns of an asset's identity lists (values separated by spaces), in the table's order. */
+export const IDENTITY_COLUMNS = ['addresses', 'mac_addresses', 'hostnames'] as const;
+export type IdentityColumn = (typeof IDENTITY_COLUMNS)[number];
+
+/** Each identity column with the list's name in the API. */
+export const IDENTITY_FIELDS = [
+  ['addresses', 'addresses'],
+  ['mac_addresses', 'macAddresses'],
+  ['hostnames', 'hostnames'],
+] as const satisfies readonly (readonly [IdentityColumn, string])[];
+
+/** An assets row as the ingestion plans and writes it: its fields, lists, id and source. */
+export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | IdentityColumn | 'source'>;

@@ -8,6 +8,7 @@ const INVENTORY_TABLES = [
   'finding_sources',
   'finding_periods',
   'asset_sources',
+  'asset_identifiers',
   'relations',
   'diagrams',
 ] as const;

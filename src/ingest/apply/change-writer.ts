@@ -21,7 +21,8 @@ import {
   type StoredRelationRow,
 } from '../../database/repositories/relations/relation-stored-rows.js';
 import { type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
-import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
+import { ASSET_FIELDS, IDENTITY_FIELDS } from '../../database/tables/assets.table.js';
+import { identityValues } from '../../common/field-rules/identity-values.js';
 import { byPortProtocol, serviceList, shownAssets, vulnerabilityList } from './shown-assets.js';
 
 // Records made and handed over at once, between turns of the event loop.
@@ -234,6 +235,10 @@ export class ChangeWriter {
     for (const field of [...ASSET_FIELDS, 'source'] as const) {
       before[field] = change.before[field];
       after[field] = change.after[field];
+    }
+    for (const [column, field] of IDENTITY_FIELDS) {
+      before[field] = identityValues(change.before[column]);
+      after[field] = identityValues(change.after[column]);
     }
     const id = change.after.id;
     if (change.vulnerabilitiesBefore !== null) {

@@ -7,6 +7,7 @@ import { FindingWrites } from '../../database/repositories/findings/finding-writ
 import { RelationIngestWrites } from '../../database/repositories/relations/relation-ingest-writes.js';
 import type { IngestCounts, RelationRow } from '../plan/ingest-plan.js';
 import { type AssetPlan } from '../plan/plan-assets.js';
+import { IDENTITY_COLUMNS } from '../../database/tables/assets.table.js';
 import type { StaleAssetPlan } from '../plan/plan-stale.js';
 
 /**
@@ -56,6 +57,13 @@ export class PlanWriter {
     );
     await writes.insert(plan.creates);
     await writes.upsert(plan.updates);
+    const relisted = plan.updates.filter(({ before, after }) =>
+      IDENTITY_COLUMNS.some((column) => before[column] !== after[column]),
+    );
+    await writes.replaceIdentifiers(
+      [...plan.creates, ...relisted.map((update) => update.after)],
+      relisted.map((update) => update.after.id),
+    );
     if (this.source !== null) {
       // One bulk statement per idsPerStatement assets: the repeated run's main write.
       await writes.seen(plan.unchanged);

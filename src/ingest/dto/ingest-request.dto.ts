@@ -1,3 +1,4 @@
+import { IDENTITY_LIST_DOCS } from '../../assets/dto/identity-list-docs.js';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { fieldSchema, type FieldRule } from '../../common/field-rules/field-rule.js';
 import {
@@ -16,7 +17,7 @@ import {
 import type { RelationDirection } from '../../common/field-rules/inventory-values.js';
 import { INGEST_MODES, type IngestMatchKey, type IngestMode } from '../ingest-payload.js';
 
-const MATCH_KEYS: IngestMatchKey[] = ['id', 'ip'];
+const MATCH_KEYS: IngestMatchKey[] = ['id', 'mac', 'ip', 'hostname'];
 
 /*
  * Documentation only: the ingestion body is checked by hand (validate/validate-payload.ts),
@@ -92,10 +93,20 @@ export class IngestOptionsDto {
     nullable: true,
     enum: MATCH_KEYS,
     description:
-      'merge: how an item finds the stored asset it updates. ["id", "ip"] (when absent or null): by id, else by ip (the earliest created asset holding it that no other item of the payload takes). ["id"]: by id only; an item whose id is not stored is created, never matched by ip.',
-    example: ['id'],
+      'merge: how an item whose id is not stored finds the stored asset it updates: keys among id, mac, ip and hostname, id among them, none twice; ["id", "mac", "ip"] when absent or null. They are tried in the order mac (an asset holding one of its MAC addresses), ip (one of its addresses), hostname (one of its host names), whatever the order written; among several, the earliest created asset that no other item of the payload takes. ["id"]: by id only. An item with a site (its own, else options.site) matches by ip and hostname only assets of that site; MAC addresses match across sites.',
+    example: ['id', 'mac', 'ip', 'hostname'],
   })
   matchBy?: IngestMatchKey[] | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 255,
+    description:
+      "The site of every item that gives none: it is written on the asset, and scopes the item's matching by ip and hostname to the assets of that site.",
+    example: 'paris',
+  })
+  site?: string | null;
 }
 
 /** A field of an item, documented from its rule (the one the ingestion's checks read). */
@@ -143,6 +154,15 @@ export class IngestAssetDto extends FieldsClass<
 >(['id', ...ASSET_FIELDS], { id: ASSET_ID_RULE, ...ASSET_FIELD_RULES }, (rule, field) =>
   itemField(rule, ITEM_FIELD_NOTES[field]),
 ) {
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.addresses)
+  addresses?: string[];
+
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.macAddresses)
+  macAddresses?: string[];
+
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.hostnames)
+  hostnames?: string[];
+
   @ApiPropertyOptional({
     type: () => [IngestVulnerabilityDto],
     description: "When present, replaces the asset's list of vulnerabilities",

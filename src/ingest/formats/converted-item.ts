@@ -1,3 +1,9 @@
+import {
+  IDENTITY_LISTS,
+  MAX_IDENTITY_ENTRIES,
+  readIdentityList,
+  type IdentityList,
+} from '../../common/field-rules/identity-values.js';
 /*
  * What the scanner converters produce: the items a JSON body would carry, each with the name
  * that error messages give it. They are not checked here: the ingestion's validator judges
@@ -37,7 +43,29 @@ export type RawAssetItem = {
   id?: string;
   services?: RawService[];
   vulnerabilities?: RawVulnerability[];
-};
+} & Partial<Record<IdentityList, string[]>>;
+
+/**
+ * The identity lists of a scanned host, as an item carries them: only the values the lists
+ * accept (a scanner's odd host name is left out rather than refuse the scan), each once, at
+ * most as many as a list holds, an empty list left out.
+ */
+export function scannedIdentity(lists: {
+  addresses?: readonly (string | undefined)[];
+  macAddresses?: readonly (string | undefined)[];
+  hostnames?: readonly (string | undefined)[];
+}): Partial<Record<IdentityList, string[]>> {
+  const identity: Partial<Record<IdentityList, string[]>> = {};
+  for (const list of IDENTITY_LISTS) {
+    const values = new Set<string>();
+    for (const value of lists[list] ?? []) {
+      if (value !== undefined && 'values' in readIdentityList(list, [value], list))
+        values.add(value);
+    }
+    if (values.size > 0) identity[list] = [...values].slice(0, MAX_IDENTITY_ENTRIES);
+  }
+  return identity;
+}
 
 /**
  * A relation between two assets of the same payload, named by their ip: the assets of a

@@ -30,6 +30,23 @@ describe('CSV asset tables', () => {
     ]);
   });
 
+  it('reads the identity lists, their values separated by spaces', () => {
+    const body =
+      'name,addresses,macAddresses,hostnames\nweb,10.0.0.1  fe80::1,AA:BB:CC:DD:EE:FF,web web.example\n';
+    expect(convert(body)).toEqual([
+      {
+        part: 'assets',
+        path: 'line 2',
+        value: {
+          name: 'web',
+          addresses: ['10.0.0.1', 'fe80::1'],
+          macAddresses: ['AA:BB:CC:DD:EE:FF'],
+          hostnames: ['web', 'web.example'],
+        },
+      },
+    ]);
+  });
+
   it('takes every asset field, in any order, a BOM and CRLF line ends', () => {
     const body =
       '\ufeffos_version,model,vendor,site,risk_score,type,ip,name,id\r\nIOS-XE 17.9,C9300,Cisco,lyon,7,switch,2001:db8::1,core,sw-core\r\n';
@@ -87,7 +104,7 @@ describe('CSV asset tables', () => {
 
   it('refuses a header naming something other than an asset field', () => {
     expect(refusal('name,ports\nx,22\n')).toBe(
-      'line 1: "ports" is not an asset field (id, name, ip, type, vendor, model, risk_score, site, os_version) nor a column an export writes (services, sources, origin, firstSeenAt, lastSeenAt, createdAt, updatedAt)',
+      'line 1: "ports" is not an asset field (id, name, ip, type, vendor, model, risk_score, site, os_version, addresses, macAddresses, hostnames) nor a column an export writes (services, sources, origin, firstSeenAt, lastSeenAt, createdAt, updatedAt)',
     );
     expect(refusal('name,sources,sources\nx,a,b\n')).toBe('line 1: sources is named twice');
     expect(refusal('name,,ip\n')).toBe('line 1: column 2 has no name');

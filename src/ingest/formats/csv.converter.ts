@@ -1,6 +1,7 @@
 import { CsvError, Parser } from 'csv-parse';
 import type { ConvertedItem, RawAssetItem, ScannerConverter } from './converted-item.js';
 import { ASSET_CSV_COLUMNS } from '../../assets/asset-csv-columns.js';
+import { IDENTITY_LISTS } from '../../common/field-rules/identity-values.js';
 import { formulaUnquoted } from '../../common/export/spreadsheet-formulas.js';
 import { FormatError } from './format-error.js';
 import { numberOrText } from './scan-values.js';
@@ -9,6 +10,9 @@ import { numberOrText } from './scan-values.js';
 const CSV_FIELDS: ReadonlySet<string> = new Set(
   ASSET_CSV_COLUMNS.filter((column) => column.ingested).map((column) => column.name),
 );
+/** The columns of identity lists: values separated by spaces. */
+const LISTS: ReadonlySet<string> = new Set(IDENTITY_LISTS);
+
 /** The columns an export writes beside them, which a header may name and are ignored. */
 const EXPORT_ONLY: ReadonlySet<string> = new Set(
   ASSET_CSV_COLUMNS.filter((column) => !column.ingested).map((column) => column.name),
@@ -117,13 +121,18 @@ export class CsvConverter implements ScannerConverter {
         `line ${line} has ${record.length} fields; the header has ${header.length}`,
       );
     }
-    const asset: Record<string, string | number> & RawAssetItem = {};
+    const asset: Record<string, string | number | string[]> & RawAssetItem = {};
     record.forEach((written, column) => {
       const field = header[column];
       if (written === '' || field === null) return;
       // A cell an export wrote as text rather than as a formula is read as its value.
       const cell = formulaUnquoted(written);
-      asset[field] = field === 'risk_score' ? (numberOrText(cell) ?? cell) : cell;
+      asset[field] =
+        field === 'risk_score'
+          ? (numberOrText(cell) ?? cell)
+          : LISTS.has(field)
+            ? cell.split(/\s+/).filter((value) => value !== '')
+            : cell;
     });
     return { part: 'assets', path: `line ${line}`, value: asset };
   }

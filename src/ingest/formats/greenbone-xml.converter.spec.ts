@@ -23,7 +23,9 @@ describe('Greenbone / OpenVAS', () => {
           value: {
             // The host's first hostname detail, before the results' own host names.
             name: 'web01.example.test',
+            hostnames: ['web01.example.test'],
             ip: '192.0.2.20',
+            addresses: ['192.0.2.20'],
             services: [service(443, 'tcp'), service(22, 'tcp')],
             vulnerabilities: [
               { id: 'CVE-2021-41773', score: 7.5, summary: apache, publishedDate: null },
@@ -43,6 +45,7 @@ describe('Greenbone / OpenVAS', () => {
           value: {
             name: '198.51.100.30',
             ip: '198.51.100.30',
+            addresses: ['198.51.100.30'],
             services: [],
             vulnerabilities: [
               {
@@ -76,7 +79,9 @@ describe('Greenbone / OpenVAS', () => {
     expect(items.map((item) => item.value)).toEqual([
       {
         name: 'db.example.test',
+        hostnames: ['db.example.test'],
         ip: '192.0.2.5',
+        addresses: ['192.0.2.5'],
         services: [service(5432, 'tcp')],
         vulnerabilities: [
           { id: 'CVE-2019-9193', score: 9, summary: 'r', publishedDate: null },
@@ -90,7 +95,13 @@ describe('Greenbone / OpenVAS', () => {
         ],
       },
       // A host with only log results: its list is cleared.
-      { name: '192.0.2.6', ip: '192.0.2.6', services: [], vulnerabilities: [] },
+      {
+        name: '192.0.2.6',
+        ip: '192.0.2.6',
+        addresses: ['192.0.2.6'],
+        services: [],
+        vulnerabilities: [],
+      },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { ConvertedItem, RawAssetItem } from './converted-item.js';
+import { scannedIdentity, type ConvertedItem, type RawAssetItem } from './converted-item.js';
 import { numberOrText, SERVICE_PROTOCOLS } from './scan-values.js';
 import { VulnerabilityList } from './vulnerability-list.js';
 
@@ -56,6 +56,7 @@ export class HostGroups {
       const name = group.hostname ?? group.ip;
       if (name !== undefined) asset.name = name;
       if (group.ip !== undefined) asset.ip = group.ip;
+      Object.assign(asset, scannedIdentity({ addresses: [group.ip], hostnames: [group.hostname] }));
       if (this.withServices) {
         asset.services = group.services.map((key) => {
           const slash = key.lastIndexOf('/');

@@ -13,6 +13,7 @@ const EXPECTED = [
     value: {
       name: '192.0.2.10',
       ip: '192.0.2.10',
+      addresses: ['192.0.2.10'],
       services: [service(443, 'tcp'), service(22, 'tcp')],
     },
   },
@@ -22,6 +23,7 @@ const EXPECTED = [
     value: {
       name: '198.51.100.7',
       ip: '198.51.100.7',
+      addresses: ['198.51.100.7'],
       services: [service(22, 'tcp'), service(53, 'udp')],
     },
   },
@@ -53,7 +55,12 @@ describe('masscan', () => {
       {
         part: 'assets',
         path: 'hosts[0]',
-        value: { name: '192.0.2.1', ip: '192.0.2.1', services: [service(80, 'tcp')] },
+        value: {
+          name: '192.0.2.1',
+          ip: '192.0.2.1',
+          addresses: ['192.0.2.1'],
+          services: [service(80, 'tcp')],
+        },
       },
     ]);
     expect(convertAll(asJson(), '')).toEqual([]);

@@ -34,6 +34,9 @@ describe('Nessus v2', () => {
     expect(items[0].value).toEqual({
       name: 'web01.example.test',
       ip: '192.0.2.20',
+      addresses: ['192.0.2.20'],
+      macAddresses: ['52:54:00:9a:1c:20'],
+      hostnames: ['web01.example.test'],
       os_version: 'Linux Kernel 5.10 on Debian 11 (bullseye)',
       risk_score: 98,
       services: [
@@ -62,6 +65,7 @@ describe('Nessus v2', () => {
     expect(host.value).toEqual({
       name: 'FILESRV01',
       ip: '192.0.2.21',
+      addresses: ['192.0.2.21'],
       // The first of the candidate lines.
       os_version: 'Microsoft Windows Server 2019 Standard',
       risk_score: 81,
@@ -85,6 +89,7 @@ describe('Nessus v2', () => {
     expect(host.value).toEqual({
       name: '192.0.2.22',
       ip: '192.0.2.22',
+      addresses: ['192.0.2.22'],
       services: [service(9100, 'tcp', 'jetdirect')],
       vulnerabilities: [],
     });

@@ -1,10 +1,21 @@
-import type { ConvertedItem, RawAssetItem, RawService } from './converted-item.js';
+import {
+  scannedIdentity,
+  type ConvertedItem,
+  type RawAssetItem,
+  type RawService,
+} from './converted-item.js';
 import { numberOrText, presentText, SERVICE_PROTOCOLS } from './scan-values.js';
 import { VulnerabilityList } from './vulnerability-list.js';
 import type { XmlHandler } from './xml-handler.js';
 
 /** The HostProperties tags read. */
-const HOST_TAGS = new Set(['host-ip', 'host-fqdn', 'netbios-name', 'operating-system']);
+const HOST_TAGS = new Set([
+  'host-ip',
+  'host-fqdn',
+  'netbios-name',
+  'operating-system',
+  'mac-address',
+]);
 /** The ReportItem children read. */
 const ITEM_FIELDS = new Set([
   'cve',
@@ -150,6 +161,15 @@ export class NessusXmlConverter implements XmlHandler {
     const name = property('host-fqdn') ?? property('netbios-name') ?? ip ?? host.reportName;
     if (name !== undefined) asset.name = name;
     if (ip !== undefined) asset.ip = ip;
+    Object.assign(
+      asset,
+      scannedIdentity({
+        addresses: [ip],
+        // One MAC address a line where the host has several.
+        macAddresses: host.properties.get('mac-address')?.split(/\s+/),
+        hostnames: [property('host-fqdn')],
+      }),
+    );
     // Nessus lists one candidate per line when it is unsure: the first is its best guess.
     const os = presentText(property('operating-system')?.split('\n')[0]);
     if (os !== undefined) asset.os_version = os;

@@ -52,6 +52,8 @@ describe('Nmap XML', () => {
         value: {
           name: 'localhost',
           ip: '127.0.0.1',
+          addresses: ['127.0.0.1'],
+          hostnames: ['localhost'],
           services: [
             { port: 21, protocol: 'tcp', name: 'ftp', product: 'vsftpd', version: '3.0.3' },
             {
@@ -95,6 +97,8 @@ describe('Nmap XML', () => {
     expect(router.value).toEqual({
       name: '192.0.2.2',
       ip: '192.0.2.2',
+      addresses: ['192.0.2.2'],
+      macAddresses: ['52:54:00:12:34:56'],
       type: 'general purpose',
       vendor: 'QEMU virtual NIC',
       os_version: 'Linux 5.3 - 5.4',
@@ -112,6 +116,7 @@ describe('Nmap XML', () => {
     expect(host.value).toEqual({
       name: '198.51.100.10',
       ip: '198.51.100.10',
+      addresses: ['198.51.100.10'],
       type: 'general purpose',
       os_version: 'Linux 5.3 - 5.4',
       services: [ssh84, proxy8080],
@@ -128,6 +133,8 @@ describe('Nmap XML', () => {
         value: {
           name: 'web01.example.test',
           ip: '198.51.100.10',
+          addresses: ['198.51.100.10'],
+          hostnames: ['web01.example.test'],
           services: [ssh84, proxy8080],
         },
       },
@@ -166,7 +173,29 @@ describe('Nmap XML', () => {
         `<host><status state="up"/><address addr="2001:db8::5" addrtype="ipv6"/><address addr="192.0.2.5" addrtype="ipv4"/></host>`,
       ),
     );
-    expect(host.value).toEqual({ name: '192.0.2.5', ip: '192.0.2.5', services: [] });
+    expect(host.value).toEqual({
+      name: '192.0.2.5',
+      ip: '192.0.2.5',
+      addresses: ['192.0.2.5', '2001:db8::5'],
+      services: [],
+    });
+  });
+
+  it('gives every address (IPv4 first), MAC address and host name, leaving out what no list takes', () => {
+    const [host] = convert(
+      nmaprun(
+        `<host><status state="up"/><address addr="2001:db8::5" addrtype="ipv6"/><address addr="192.0.2.5" addrtype="ipv4"/><address addr="192.0.2.6" addrtype="ipv4"/><address addr="52:54:00:AA:BB:CC" addrtype="mac" vendor="QEMU"/><hostnames><hostname name="web.example" type="user"/><hostname name="Web.Example.PTR" type="PTR"/><hostname name="bad name" type="PTR"/></hostnames></host>`,
+      ),
+    );
+    expect(host.value).toEqual({
+      name: 'web.example',
+      ip: '192.0.2.5',
+      addresses: ['192.0.2.5', '192.0.2.6', '2001:db8::5'],
+      macAddresses: ['52:54:00:AA:BB:CC'],
+      hostnames: ['web.example', 'Web.Example.PTR'],
+      vendor: 'QEMU',
+      services: [],
+    });
   });
 
   it('keeps a CVE found on two ports once, with its highest score', () => {

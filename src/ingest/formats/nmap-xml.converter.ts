@@ -1,4 +1,9 @@
-import type { ConvertedItem, RawAssetItem, RawService } from './converted-item.js';
+import {
+  scannedIdentity,
+  type ConvertedItem,
+  type RawAssetItem,
+  type RawService,
+} from './converted-item.js';
 import { numberOrText, presentText, SERVICE_PROTOCOLS } from './scan-values.js';
 import { VulnerabilityList } from './vulnerability-list.js';
 import type { XmlHandler } from './xml-handler.js';
@@ -17,13 +22,20 @@ interface Hop {
   name: string | undefined;
 }
 
+/** Adds `value` to `list` when both are there and the value is not blank. */
+function pushPresent(list: string[] | null, value: string | undefined): void {
+  const text = presentText(value);
+  if (list !== null && text !== undefined) list.push(text);
+}
+
 /** What one `host` element has said so far. */
 interface NmapHost {
   index: number;
   up: boolean;
-  ipv4: string | undefined;
-  ipv6: string | undefined;
-  hostname: string | undefined;
+  ipv4: string[];
+  ipv6: string[];
+  macs: string[];
+  hostnames: string[];
   vendor: string | undefined;
   bestOs: OsMatch | null;
   os: OsMatch | null;
@@ -48,9 +60,10 @@ function newHost(index: number): NmapHost {
   return {
     index,
     up: false,
-    ipv4: undefined,
-    ipv6: undefined,
-    hostname: undefined,
+    ipv4: [],
+    ipv6: [],
+    macs: [],
+    hostnames: [],
     vendor: undefined,
     bestOs: null,
     os: null,
@@ -104,12 +117,20 @@ export class NmapXmlConverter implements XmlHandler {
         break;
       case 'address':
         if (parent !== 'host') break;
-        if (attributes.addrtype === 'ipv4') host.ipv4 ??= presentText(attributes.addr);
-        else if (attributes.addrtype === 'ipv6') host.ipv6 ??= presentText(attributes.addr);
-        else if (attributes.addrtype === 'mac') host.vendor ??= presentText(attributes.vendor);
+        pushPresent(
+          attributes.addrtype === 'ipv4'
+            ? host.ipv4
+            : attributes.addrtype === 'ipv6'
+              ? host.ipv6
+              : attributes.addrtype === 'mac'
+                ? host.macs
+                : null,
+          attributes.addr,
+        );
+        if (attributes.addrtype === 'mac') host.vendor ??= presentText(attributes.vendor);
         break;
       case 'hostname':
-        if (parent === 'hostnames') host.hostname ??= presentText(attributes.name);
+        if (parent === 'hostnames') pushPresent(host.hostnames, attributes.name);
         break;
       case 'port':
         if (parent === 'ports') {
@@ -257,12 +278,20 @@ export class NmapXmlConverter implements XmlHandler {
 
   private finish(host: NmapHost): void {
     if (!host.up) return;
-    const ip = host.ipv4 ?? host.ipv6;
+    const ip = host.ipv4[0] ?? host.ipv6[0];
     const path = `hosts[${host.index}]`;
     const asset: RawAssetItem = {};
-    const name = host.hostname ?? ip;
+    const name = host.hostnames[0] ?? ip;
     if (name !== undefined) asset.name = name;
     if (ip !== undefined) asset.ip = ip;
+    Object.assign(
+      asset,
+      scannedIdentity({
+        addresses: [...host.ipv4, ...host.ipv6],
+        macAddresses: host.macs,
+        hostnames: host.hostnames,
+      }),
+    );
     const os = host.bestOs;
     if (os?.type !== undefined) asset.type = os.type;
     if (host.vendor !== undefined) asset.vendor = host.vendor;

@@ -20,7 +20,9 @@ describe('Nuclei', () => {
           path: 'results[0]',
           value: {
             name: 'www.example.test',
+            hostnames: ['www.example.test'],
             ip: '192.0.2.20',
+            addresses: ['192.0.2.20'],
             vulnerabilities: [
               {
                 id: 'CVE-2021-41773',
@@ -48,7 +50,9 @@ describe('Nuclei', () => {
           path: 'results[2]',
           value: {
             name: 'ssh.example.test',
+            hostnames: ['ssh.example.test'],
             ip: '198.51.100.30',
+            addresses: ['198.51.100.30'],
             vulnerabilities: [
               {
                 id: 'CVE-2023-48795',
@@ -65,6 +69,7 @@ describe('Nuclei', () => {
           value: {
             name: '198.51.100.40',
             ip: '198.51.100.40',
+            addresses: ['198.51.100.40'],
             vulnerabilities: [
               {
                 id: 'NUCLEI-exposed-redis',
@@ -96,6 +101,7 @@ describe('Nuclei', () => {
     expect(convertAll(nuclei('application/json'), body).map((item) => item.value)).toEqual([
       {
         name: 'app.example.test',
+        hostnames: ['app.example.test'],
         vulnerabilities: [
           { id: 'NUCLEI-t', score: 9, summary: 'a', publishedDate: null },
           { id: 'NUCLEI-u', score: null, summary: 'b', publishedDate: null },

@@ -1,7 +1,11 @@
 import { groupByAsset } from '../../assets/group-by-asset.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import { chunks, idsPerStatement, type IngestLookups } from '../../database/ingest-sql.js';
-import { AssetStoredRows } from '../../database/repositories/assets/asset-stored-rows.js';
+import {
+  AssetStoredRows,
+  type IdentifiedAssetRow,
+} from '../../database/repositories/assets/asset-stored-rows.js';
+import { itemIdentifiers, KEY_KINDS, type MatchRule } from './identity-match.js';
 import { FindingStoredRows } from '../../database/repositories/findings/finding-stored-rows.js';
 import { RelationStoredRows } from '../../database/repositories/relations/relation-stored-rows.js';
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
@@ -58,13 +62,13 @@ export class StoredRows {
   }
 
   /**
-   * merge: the stored assets the slice may match (by ip only when `matchByIp`), the
+   * merge: the stored assets the slice may match (by the identifiers of `rule`'s keys), the
    * findings and services of those it does that carry such a list, and their `sources`
    * when `withSources` (the payload has a source).
    */
   async forMerge(
     assets: readonly IngestAsset[],
-    matchByIp: boolean,
+    rule: MatchRule,
     withSources: boolean,
   ): Promise<StoredAssets> {
     const byId = new Map<string, StoredAsset>();
@@ -72,21 +76,13 @@ export class StoredRows {
     for (const row of await this.assets.byId(ids)) {
       byId.set(row.id, row);
     }
-    const byIp = new Map<string, StoredAsset[]>();
-    if (matchByIp) {
-      const unmatchedIps = distinct(assets, (asset) =>
-        asset.id && byId.has(asset.id) ? undefined : asset.fields.ip,
-      );
-      for (const row of await this.assets.byIp(unmatchedIps)) {
-        if (row.ip === null) continue;
-        const holders = byIp.get(row.ip);
-        if (holders) holders.push(row);
-        else byIp.set(row.ip, [row]);
-      }
-    }
-    // Which of an ip's holders an item takes is the plan's to decide: each one's lists are read.
+    const identified = await this.byIdentifiers(
+      assets.filter((asset) => !(asset.id && byId.has(asset.id))),
+      rule,
+    );
+    // Which candidate an item takes is the plan's to decide: each one's lists are read.
     const candidates = (asset: IngestAsset) =>
-      storedCandidates(asset, { byId, byIp }, matchByIp).map((row) => row.id);
+      storedCandidates(asset, { byId, ...identified }, rule).map((row) => row.id);
     const withVulnerabilities = distinctOfAll(assets, (asset) =>
       asset.vulnerabilities ? candidates(asset) : [],
     );
@@ -95,11 +91,41 @@ export class StoredRows {
     );
     return {
       byId,
-      byIp,
+      ...identified,
       findings: await this.findings.ofAssets(withVulnerabilities),
       services: groupByAsset(await this.assets.services(withServices)),
       sources: withSources ? await this.sources(distinctOfAll(assets, candidates)) : new Map(),
     };
+  }
+
+  /**
+   * The stored assets holding an identifier of `assets` for each key of `rule`, by `kind value`,
+   * and the creation order of those found.
+   */
+  private async byIdentifiers(
+    assets: readonly IngestAsset[],
+    rule: MatchRule,
+  ): Promise<Pick<StoredAssets, 'byIdentifier' | 'createdRank'>> {
+    const byIdentifier = new Map<string, StoredAsset[]>();
+    const found = new Map<string, IdentifiedAssetRow>();
+    for (const key of rule.keys) {
+      const kind = KEY_KINDS[key];
+      const values = distinctOfAll(assets, (asset) => itemIdentifiers(asset, key));
+      for (const row of await this.assets.byIdentifiers(kind, values)) {
+        const asset = found.get(row.id) ?? row;
+        found.set(row.id, asset);
+        const holders = byIdentifier.get(`${kind} ${row.identifier}`);
+        if (holders) holders.push(asset);
+        else byIdentifier.set(`${kind} ${row.identifier}`, [asset]);
+      }
+    }
+    // Text from SQLite (UTC, in order as text), Dates from pg.
+    const created = (row: IdentifiedAssetRow) =>
+      row.created_at instanceof Date ? row.created_at.toISOString() : row.created_at;
+    const order = [...found.values()].sort(
+      (a, b) => byId(created(a), created(b)) || byId(a.id, b.id),
+    );
+    return { byIdentifier, createdRank: new Map(order.map((row, rank) => [row.id, rank])) };
   }
 
   /** Which of `ids` name stored assets. */

@@ -1,5 +1,6 @@
 import type { AssetRow } from '../../database/tables/assets.table.js';
 import type { ItemNamer } from '../ingest-payload.js';
+import type { MatchRule } from '../match/identity-match.js';
 import type { IngestedRelationRow } from '../../database/tables/relations.table.js';
 
 /** What each stage's plan adds to the answer's stats. */
@@ -48,8 +49,8 @@ export interface PlanContext {
    * `sources`, when not null.
    */
   source: string | null;
-  /** merge: whether an item whose id is not stored may match a stored asset by its ip. */
-  matchByIp: boolean;
+  /** merge: how an item whose id is not stored may match a stored asset (identity-match.ts). */
+  match: MatchRule;
   /** The id of a new row (passed in, so that tests are deterministic). */
   newId: () => string;
   /** How errors name items; `assets[i]`/`relations[i]` when absent. */

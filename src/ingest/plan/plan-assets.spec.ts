@@ -1,3 +1,4 @@
+import { addressKey } from '../../common/field-rules/identity-values.js';
 import { describe, expect, it } from '@jest/globals';
 import type { ServiceRow } from '../../database/tables/services.table.js';
 import type { PlannedFinding } from '../../database/repositories/findings/finding-stored-rows.js';
@@ -52,10 +53,12 @@ function stored(
 ): StoredAssets {
   return {
     byId: new Map(rows.map((row) => [row.id, row])),
-    byIp: byIp.reduce(
-      (holders, row) => holders.set(row.ip!, [...(holders.get(row.ip!) ?? []), row]),
-      new Map<string, StoredAsset[]>(),
-    ),
+    // As the lookups find them: by the key of their ip, in the order given (of creation).
+    byIdentifier: byIp.reduce((holders, row) => {
+      const key = `ip ${addressKey(row.ip!)}`;
+      return holders.set(key, [...(holders.get(key) ?? []), row]);
+    }, new Map<string, StoredAsset[]>()),
+    createdRank: new Map(byIp.map((row, rank) => [row.id, rank])),
     findings: new Map(findings),
     services: new Map(services),
     sources: new Map(sources),
@@ -135,7 +138,7 @@ describe('planMerge', () => {
       [item(0, { id: 'unknown', fields: { name: 'n', ip: '10.0.0.9' } })],
       stored([], [early]),
       new Map(),
-      testContext(null, false),
+      testContext(null, { keys: [], site: null }),
     );
     expect(plan.ids).toEqual(['unknown']);
     expect(plan.creates.map((created) => created.id)).toEqual(['unknown']);

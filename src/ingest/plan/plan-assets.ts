@@ -11,12 +11,22 @@ import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import {
   jsonItemName,
   type IngestAsset,
-  type IngestAssetFields,
   type IngestService,
   type IngestVulnerability,
 } from '../ingest-payload.js';
 import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './ingest-plan.js';
-import { ASSET_FIELDS, type AssetRow } from '../../database/tables/assets.table.js';
+import { identityCandidates, type MatchRule } from '../match/identity-match.js';
+import {
+  ASSET_FIELDS,
+  IDENTITY_COLUMNS,
+  type AssetRow,
+  type IdentityColumn,
+} from '../../database/tables/assets.table.js';
+import {
+  identityText,
+  identityValues,
+  resolveAddresses,
+} from '../../common/field-rules/identity-values.js';
 
 /** A matched asset whose stored values change, with what they were (for the change list). */
 export interface AssetUpdate {
@@ -72,8 +82,13 @@ export interface AssetPlan {
 /** The stored rows a merge slice may match, as the lookups found them. */
 export interface StoredAssets {
   byId: ReadonlyMap<string, StoredAsset>;
-  /** By ip, the assets holding it, the earliest created first (none when matching by id only). */
-  byIp: ReadonlyMap<string, readonly StoredAsset[]>;
+  /**
+   * By identifier (`kind value`, as asset_identifiers holds it), the assets holding it, for the
+   * keys the run matches by (none when matching by id only).
+   */
+  byIdentifier: ReadonlyMap<string, readonly StoredAsset[]>;
+  /** The place of each asset of `byIdentifier` in creation order (then id). */
+  createdRank: ReadonlyMap<string, number>;
   /** The stored findings (every status) of the matched assets that carry a list, by asset id. */
   findings: ReadonlyMap<string, PlannedFinding[]>;
   /** The stored services of the matched assets that carry a list, by asset id. */
@@ -82,33 +97,43 @@ export interface StoredAssets {
   sources: ReadonlyMap<string, StoredSources>;
 }
 
+/** What a merge matches against: the stored assets the lookups found. */
+export type MatchedStore = Pick<StoredAssets, 'byId' | 'byIdentifier' | 'createdRank'>;
+
 /**
- * The stored assets a merge item may match: the one with its id, else (unless the run matches
- * by id only) those holding its ip, the earliest created first.
+ * The stored assets a merge item may match: the one with its id, else those its identity
+ * matches under the run's rule (identityCandidates: mac, ip, hostname in turn, sites kept
+ * apart), best first.
  */
 export function storedCandidates(
   asset: IngestAsset,
-  stored: Pick<StoredAssets, 'byId' | 'byIp'>,
-  matchByIp = true,
+  stored: MatchedStore,
+  rule: MatchRule,
 ): readonly StoredAsset[] {
   const byId = asset.id ? stored.byId.get(asset.id) : undefined;
   if (byId) return [byId];
-  return (matchByIp && asset.fields.ip && stored.byIp.get(asset.fields.ip)) || [];
+  const rank = (row: StoredAsset) => stored.createdRank.get(row.id) ?? 0;
+  return identityCandidates(
+    asset,
+    rule,
+    (kind, value) => stored.byIdentifier.get(`${kind} ${value}`),
+    (a, b) => rank(a) - rank(b),
+  );
 }
 
 /**
- * merge matches by id, then by ip: the earliest created asset holding it that no other item
- * of the payload takes (`taken`). So a payload listing one ip twice makes two assets, and
- * matches them again one to one when sent again, as a repeated run must. A match by id is
- * returned even when taken: planMerge refuses it.
+ * merge matches by id, then by identity: the best candidate that no other item of the payload
+ * takes (`taken`). So a payload listing one ip twice makes two assets, and matches them again
+ * one to one when sent again, as a repeated run must. A match by id is returned even when
+ * taken: planMerge refuses it.
  */
 function storedMatch(
   asset: IngestAsset,
-  stored: Pick<StoredAssets, 'byId' | 'byIp'>,
-  matchByIp: boolean,
+  stored: MatchedStore,
+  rule: MatchRule,
   taken: (id: string) => boolean,
 ): StoredAsset | undefined {
-  const candidates = storedCandidates(asset, stored, matchByIp);
+  const candidates = storedCandidates(asset, stored, rule);
   if (asset.id && stored.byId.has(asset.id)) return candidates[0];
   return candidates.find((candidate) => !taken(candidate.id));
 }
@@ -174,6 +199,7 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
   const id = asset.id ?? context.newId();
   const row: Record<string, unknown> = { id };
   for (const field of ASSET_FIELDS) row[field] = fields[field] ?? null;
+  Object.assign(row, identityColumns(asset, null));
   row.source = context.source;
   plan.creates.push(row as unknown as AssetRow);
   if (asset.vulnerabilities) {
@@ -187,23 +213,51 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
   return id;
 }
 
+/**
+ * The ip and identity columns of the item's asset (`stored`: the asset it updates, null for a
+ * new one): ip and addresses kept in step (resolveAddresses), a list not given kept as stored.
+ */
+function identityColumns(
+  asset: IngestAsset,
+  stored: StoredAsset | null,
+): Pick<AssetRow, 'ip' | IdentityColumn> {
+  const given = asset.identity ?? {};
+  const resolved = resolveAddresses(
+    asset.fields.ip,
+    given.addresses,
+    identityValues(stored?.addresses),
+  );
+  // Both given and not agreeing was refused when the item was read.
+  if ('problem' in resolved) throw new InvalidInputError(resolved.problem);
+  const listText = (list: readonly string[] | undefined, storedText: string | undefined) =>
+    list !== undefined ? identityText(list) : (storedText ?? '');
+  return {
+    ip: resolved.ip,
+    addresses: identityText(resolved.addresses),
+    mac_addresses: listText(given.macAddresses, stored?.mac_addresses),
+    hostnames: listText(given.hostnames, stored?.hostnames),
+  };
+}
+
 /** The stored row with the item's fields applied (and the source, when there is one). */
-function mergedRow(
-  stored: StoredAsset,
-  fields: IngestAssetFields,
-  source: string | null,
-): AssetRow {
+function mergedRow(stored: StoredAsset, asset: IngestAsset, source: string | null): AssetRow {
+  const { fields } = asset;
   const merged: Record<string, unknown> = { id: stored.id };
   for (const field of ASSET_FIELDS) {
     const value = fields[field];
     merged[field] = value !== undefined ? value : stored[field];
   }
+  Object.assign(merged, identityColumns(asset, stored));
   merged.source = source ?? stored.source;
   return merged as unknown as AssetRow;
 }
 
 function sameRow(a: AssetRow, b: AssetRow): boolean {
-  return a.source === b.source && ASSET_FIELDS.every((field) => a[field] === b[field]);
+  return (
+    a.source === b.source &&
+    ASSET_FIELDS.every((field) => a[field] === b[field]) &&
+    IDENTITY_COLUMNS.every((column) => a[column] === b[column])
+  );
 }
 
 /** Whether two service lists hold the same records, whatever their order. */
@@ -313,7 +367,7 @@ export function planMerge(
   for (const asset of assets) if (asset.id && stored.byId.has(asset.id)) namedById.add(asset.id);
   const taken = (id: string) => namedById.has(id) || matchedBefore.has(id) || plan.matched.has(id);
   for (const asset of assets) {
-    const match = storedMatch(asset, stored, context.matchByIp, taken);
+    const match = storedMatch(asset, stored, context.match, taken);
     if (!match) {
       plan.ids.push(create(asset, plan, context));
       continue;
@@ -327,7 +381,7 @@ export function planMerge(
     plan.matched.set(match.id, asset.index);
     plan.ids.push(match.id);
 
-    const after = mergedRow(match, asset.fields, source);
+    const after = mergedRow(match, asset, source);
     const vulnerabilitiesBefore = planAssetFindings(match.id, asset, stored, plan, context);
     const servicesBefore = replaceList(
       match.id,

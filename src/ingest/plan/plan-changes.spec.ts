@@ -40,7 +40,8 @@ describe('ChangeLog', () => {
           ['a', a],
           ['b', b],
         ]),
-        byIp: new Map(),
+        byIdentifier: new Map(),
+        createdRank: new Map(),
         findings: new Map([
           [
             'a',
@@ -83,6 +84,8 @@ describe('ChangeLog', () => {
         name: 'A',
         fields: {
           ip: ['10.0.0.1', '10.0.0.2'],
+          // The ip is the first address: it replaces it.
+          addresses: [['10.0.0.1'], ['10.0.0.2']],
           source: ['old', 'scan'],
           sources: [['old'], ['old', 'scan']],
           firstSeenAt: [null, SEEN_AT],
@@ -123,7 +126,8 @@ describe('ChangeLog', () => {
       ],
       {
         byId: new Map([['a', a]]),
-        byIp: new Map(),
+        byIdentifier: new Map(),
+        createdRank: new Map(),
         findings: new Map(),
         services: new Map([
           [

@@ -1,15 +1,20 @@
 import { ASSET_FIELDS, type AssetFieldValues } from '../../database/tables/assets.table.js';
 import type { IngestAsset } from '../ingest-payload.js';
 import type { PlanContext, StoredAsset } from './ingest-plan.js';
+import { DEFAULT_MATCH_KEYS, type MatchRule } from '../match/identity-match.js';
 
 /** A plan context whose new ids count up: new-1, new-2, ... */
-export function testContext(source: string | null = null, matchByIp = true): PlanContext {
+export function testContext(
+  source: string | null = null,
+  match: MatchRule = { keys: DEFAULT_MATCH_KEYS, site: null },
+): PlanContext {
   let next = 0;
-  return { source, matchByIp, newId: () => `new-${++next}` };
+  return { source, match, newId: () => `new-${++next}` };
 }
 
 /**
- * A stored asset as a merge reads it: its fields null but its name (its id); `seen: 0` unless
+ * A stored asset as a merge reads it: its fields null but its name (its id), its lists empty
+ * (but its ip); `seen: 0` unless
  * given (never named with a source).
  */
 export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): StoredAsset {
@@ -21,6 +26,10 @@ export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): Stor
     name: id,
     source: null,
     seen: 0,
+    // As stored: the first address is the ip.
+    addresses: fields.ip ?? '',
+    mac_addresses: '',
+    hostnames: '',
     ...fields,
   };
 }

@@ -20,6 +20,16 @@ import type { JsonSlice } from '../parse/json-worker.js';
 import { CHECK_ITEMS_PER_TURN } from '../../database/ingest-tuning.js';
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
 import {
+  DEFAULT_MATCH_KEYS,
+  IDENTITY_MATCH_KEYS,
+  type IdentityMatchKey,
+} from '../match/identity-match.js';
+import {
+  IDENTITY_LISTS,
+  readIdentityList,
+  resolveAddresses,
+} from '../../common/field-rules/identity-values.js';
+import {
   INGEST_MODES,
   jsonItemName,
   type IngestAsset,
@@ -38,11 +48,18 @@ export const OPTION_KEYS: ReadonlySet<string> = new Set([
   'maxDeletions',
   'maxFixes',
   'matchBy',
+  'site',
 ]);
 // maxDeletions and maxFixes.
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
-const MATCH_KEYS = ['id', 'ip'];
-const ASSET_KEYS = new Set(['id', ...ASSET_FIELDS, 'vulnerabilities', 'services']);
+const MATCH_KEYS: readonly string[] = ['id', ...IDENTITY_MATCH_KEYS];
+const ASSET_KEYS = new Set([
+  'id',
+  ...ASSET_FIELDS,
+  ...IDENTITY_LISTS,
+  'vulnerabilities',
+  'services',
+]);
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 /** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
 const IP_ENDS = { sourceAssetId: 'sourceAssetIp', targetAssetId: 'targetAssetIp' } as const;
@@ -90,9 +107,12 @@ function flag(value: unknown, origin: OptionsOrigin, field: string): boolean {
   return given;
 }
 
-/** `matchBy`: `["id", "ip"]` (the default) or `["id"]`; answers whether ip matches. */
-function matchByIp(value: unknown, origin: OptionsOrigin): boolean {
-  if (value === undefined || value === null) return true;
+/**
+ * `matchBy`: keys among id, mac, ip and hostname, id among them, none twice (default id, mac,
+ * ip); answers the keys beside id.
+ */
+function matchKeys(value: unknown, origin: OptionsOrigin): IdentityMatchKey[] {
+  if (value === undefined || value === null) return [...DEFAULT_MATCH_KEYS];
   const keys = Array.isArray(value) ? (value as unknown[]) : [];
   const valid =
     keys.includes('id') &&
@@ -101,11 +121,11 @@ function matchByIp(value: unknown, origin: OptionsOrigin): boolean {
   if (!valid) {
     fail(
       origin === 'body'
-        ? 'options.matchBy must be ["id", "ip"] or ["id"]'
-        : 'matchBy must be id,ip or id',
+        ? 'options.matchBy must be a list of "id", "mac", "ip" and "hostname" holding "id", none twice'
+        : 'matchBy must be a comma-separated list of id, mac, ip and hostname holding id, none twice',
     );
   }
-  return keys.includes('ip');
+  return IDENTITY_MATCH_KEYS.filter((key) => keys.includes(key));
 }
 
 function parseAsset(value: unknown, index: number, path: string): IngestAsset {
@@ -128,6 +148,17 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   }
   if (value.services !== undefined) {
     asset.services = checkEntryList(value.services, `${path}.services`, SERVICE_LIST);
+  }
+  for (const list of IDENTITY_LISTS) {
+    if (value[list] === undefined) continue;
+    const read = readIdentityList(list, value[list], `${path}.${list}`);
+    if ('problem' in read) fail(read.problem);
+    (asset.identity ??= {})[list] = read.values;
+  }
+  const addresses = asset.identity?.addresses;
+  if (fields.ip !== undefined && addresses !== undefined) {
+    const resolved = resolveAddresses(fields.ip, addresses, []);
+    if ('problem' in resolved) fail(`${path}.${resolved.problem}`);
   }
   return asset;
 }
@@ -250,8 +281,12 @@ function readOptions(
     options.maxFixes === undefined || options.maxFixes === null
       ? null
       : option<number>(MAX_DELETIONS_RULE, options.maxFixes, origin, 'maxFixes');
-  const matchIp = matchByIp(options.matchBy, origin);
-  return { mode, deleteStale, source, dryRun, maxDeletions, maxFixes, matchByIp: matchIp };
+  const site =
+    options.site === undefined || options.site === null
+      ? null
+      : option<string>(textRule(1, ASSET_FIELD_RULES.site.max), options.site, origin, 'site');
+  const match = { keys: matchKeys(options.matchBy, origin), site };
+  return { mode, deleteStale, source, dryRun, maxDeletions, maxFixes, match };
 }
 
 /**
@@ -262,6 +297,7 @@ function readOptions(
 function readItems(
   slices: AsyncIterable<PayloadSlice>,
   byIp: boolean,
+  site: string | null,
 ): Pick<IngestPayload, 'itemName' | 'relationEnds' | 'assets' | 'relations'> {
   const kept = { assets: [] as string[], relations: [] as string[] };
   const itemName: ItemNamer = (part, index) => kept[part][index] ?? jsonItemName(part, index);
@@ -291,6 +327,8 @@ function readItems(
       next.value.items.forEach((item, position) => {
         const index = count++;
         const asset = parseAsset(item, index, name(next.value, position, index));
+        // The run's site is every item's that gives none.
+        if (site !== null && asset.fields.site === undefined) asset.fields.site = site;
         rejectRepeatedId(asset, firstById, itemName);
         slice.push(asset);
       });
@@ -344,7 +382,10 @@ export function parseIngestPayload(
   if (!Array.isArray(rawAssets)) fail('assets must be an array');
   const rawRelations = body.relations ?? [];
   if (!Array.isArray(rawRelations)) fail('relations must be an array');
-  return { ...read, ...readItems(slices ?? slicesOf(rawAssets, rawRelations), false) };
+  return {
+    ...read,
+    ...readItems(slices ?? slicesOf(rawAssets, rawRelations), false, read.match.site),
+  };
 }
 
 /**
@@ -355,5 +396,6 @@ export function parseScannerPayload(
   options: Record<string, unknown>,
   slices: AsyncIterable<PayloadSlice>,
 ): IngestPayload {
-  return { ...readOptions(options, 'query'), ...readItems(slices, true) };
+  const read = readOptions(options, 'query');
+  return { ...read, ...readItems(slices, true, read.match.site) };
 }

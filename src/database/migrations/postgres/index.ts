@@ -15,6 +15,8 @@ import { FindingCounts1795889238827 } from './1795889238827-FindingCounts.js';
 import { Events1795915445210 } from './1795915445210-Events.js';
 import { ServiceAccountsScopedKeys1795916957483 } from './1795916957483-ServiceAccountsScopedKeys.js';
 import { OidcSubject1795917021485 } from './1795917021485-OidcSubject.js';
+import { AssetIdentity1795924786055 } from './1795924786055-AssetIdentity.js';
+import { AssetIdentitySearch1795924786056 } from './1795924786056-AssetIdentitySearch.js';
 import { WebhookDeliveryClaims1795926691502 } from './1795926691502-WebhookDeliveryClaims.js';
 
 /** Applied in this order; add each newly generated migration here. */
@@ -35,5 +37,7 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   Events1795915445210,
   ServiceAccountsScopedKeys1795916957483,
   OidcSubject1795917021485,
+  AssetIdentity1795924786055,
+  AssetIdentitySearch1795924786056,
   WebhookDeliveryClaims1795926691502,
 ];

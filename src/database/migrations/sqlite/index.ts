@@ -15,6 +15,8 @@ import { FindingCounts1795889233429 } from './1795889233429-FindingCounts.js';
 import { Events1795915440486 } from './1795915440486-Events.js';
 import { ServiceAccountsScopedKeys1795916948858 } from './1795916948858-ServiceAccountsScopedKeys.js';
 import { OidcSubject1795917012893 } from './1795917012893-OidcSubject.js';
+import { AssetIdentity1795924778051 } from './1795924778051-AssetIdentity.js';
+import { AssetIdentitySearch1795924778052 } from './1795924778052-AssetIdentitySearch.js';
 import { WebhookDeliveryClaims1795926679875 } from './1795926679875-WebhookDeliveryClaims.js';
 
 /** Applied in this order; add each newly generated migration here. */
@@ -35,5 +37,7 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   Events1795915440486,
   ServiceAccountsScopedKeys1795916948858,
   OidcSubject1795917012893,
+  AssetIdentity1795924778051,
+  AssetIdentitySearch1795924778052,
   WebhookDeliveryClaims1795926679875,
 ];

@@ -1,12 +1,27 @@
 import type { ServiceValues } from '../../../common/field-rules/service-list.js';
 import { chunks, idsPerStatement, placeholders, type IngestSql } from '../../ingest-sql.js';
 import { ASSET_SOURCE_INSERT_COLUMNS } from '../../tables/asset-sources.table.js';
-import { ASSET_FIELDS, ASSET_INSERT_COLUMNS, type AssetRow } from '../../tables/assets.table.js';
+import {
+  ASSET_FIELDS,
+  ASSET_INSERT_COLUMNS,
+  IDENTITY_COLUMNS,
+  type AssetRow,
+} from '../../tables/assets.table.js';
+import {
+  ASSET_IDENTIFIER_INSERT_COLUMNS,
+  identifierRows,
+  identityOfRow,
+} from '../../tables/asset-identifiers.table.js';
 import { SERVICE_INSERT_COLUMNS, serviceRow } from '../../tables/services.table.js';
 
 // An upsert on the primary key updates many rows in one statement; created_at and origin stay,
 // the first sighting is kept once set, the last one moves only with a source.
-const ASSET_UPSERT = `ON CONFLICT (id) DO UPDATE SET ${[...ASSET_FIELDS, 'source', 'updated_at']
+const ASSET_UPSERT = `ON CONFLICT (id) DO UPDATE SET ${[
+  ...ASSET_FIELDS,
+  'source',
+  'updated_at',
+  ...IDENTITY_COLUMNS,
+]
   .map((column) => `${column} = excluded.${column}`)
   .join(
     ', ',
@@ -25,6 +40,11 @@ function* listRows<T>(
   for (const [assetId, items] of lists) {
     for (const item of items) yield row(assetId, item);
   }
+}
+
+/** The identifier rows of assets' lists. */
+function* identifierRowsOf(assets: readonly AssetRow[]): Generator<unknown[]> {
+  for (const asset of assets) yield* identifierRows(asset.id, identityOfRow(asset));
 }
 
 /**
@@ -56,6 +76,7 @@ export class AssetIngestWrites {
    */
   async deleteAll(): Promise<number> {
     await this.sql.run('DELETE FROM services');
+    await this.sql.run('DELETE FROM asset_identifiers');
     await this.sql.run('DELETE FROM asset_sources');
     return this.sql.run('DELETE FROM assets');
   }
@@ -85,6 +106,7 @@ export class AssetIngestWrites {
     this.seenAt,
     this.now,
     this.now,
+    ...IDENTITY_COLUMNS.map((column) => asset[column]),
   ];
 
   /** Unchanged assets seen again: their last_seen_at moves, in one statement per idsPerStatement. */
@@ -130,6 +152,27 @@ export class AssetIngestWrites {
       await this.sql.run(`DELETE FROM services WHERE asset_id IN (${placeholders(part)})`, part);
     }
     await this.sql.insert('services', SERVICE_INSERT_COLUMNS, listRows(lists, serviceRow));
+  }
+
+  /**
+   * The identifier rows of `written` assets (created, or whose lists changed) written from
+   * their lists: those of the `replaced` ones (stored assets) deleted first.
+   */
+  async replaceIdentifiers(
+    written: readonly AssetRow[],
+    replaced: readonly string[],
+  ): Promise<void> {
+    for (const part of chunks(replaced, this.perStatement)) {
+      await this.sql.run(
+        `DELETE FROM asset_identifiers WHERE asset_id IN (${placeholders(part)})`,
+        part,
+      );
+    }
+    await this.sql.insert(
+      'asset_identifiers',
+      ASSET_IDENTIFIER_INSERT_COLUMNS,
+      identifierRowsOf(written),
+    );
   }
 
   /** deleteStale: these assets (at most idsPerStatement) lose the payload's source. */

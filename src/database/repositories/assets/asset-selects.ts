@@ -2,7 +2,7 @@ import {
   ASSET_SOURCE_COLUMNS,
   ASSET_SOURCE_INSERT_COLUMNS,
 } from '../../tables/asset-sources.table.js';
-import { ASSET_FIELDS } from '../../tables/assets.table.js';
+import { ASSET_FIELDS, IDENTITY_COLUMNS } from '../../tables/assets.table.js';
 import { selectList } from '../../tables/column-table.js';
 import { SERVICE_INSERT_COLUMNS } from '../../tables/services.table.js';
 
@@ -33,5 +33,15 @@ export const SOURCES_SELECT = `SELECT ${selectList([ASSET_SOURCE_COLUMNS.assetId
 /** An asset's `sources` with their positions. */
 export const POSITIONED_SOURCES_SELECT = `SELECT ${selectList(ASSET_SOURCE_INSERT_COLUMNS)} FROM asset_sources`;
 
-/** An asset's row as a merge matches it, with whether a source has named it (`seen`). */
-export const MATCHED_ASSETS_SELECT = `SELECT id, ${ASSET_FIELDS.join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets`;
+/** The columns of an asset's row as a merge matches it, with whether a source has named it (`seen`). */
+const MATCHED_COLUMNS = `id, ${[...ASSET_FIELDS, ...IDENTITY_COLUMNS].join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen`;
+
+/** An asset's row as a merge matches it. */
+export const MATCHED_ASSETS_SELECT = `SELECT ${MATCHED_COLUMNS} FROM assets`;
+
+/**
+ * The rows of the assets holding identifiers of `kind` (a constant), as a merge matches them,
+ * with the identifier (`i.value`, the caller's WHERE) and their creation time.
+ */
+export const identifiedAssetsSelect = (kind: string) =>
+  `SELECT ${MATCHED_COLUMNS}, created_at, i.value AS identifier FROM asset_identifiers i JOIN assets ON assets.id = i.asset_id AND i.kind = '${kind}'`;

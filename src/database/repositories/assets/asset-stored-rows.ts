@@ -1,4 +1,5 @@
 import type { AssetOrigin } from '../../../common/field-rules/inventory-values.js';
+import type { IdentifierKind } from '../../entities/asset-identifier.entity.js';
 import { selectIn, type IngestLookups } from '../../ingest-sql.js';
 import type { PositionedSourceRow } from '../../tables/asset-sources.table.js';
 import type { AssetRow, StoredAssetRow } from '../../tables/assets.table.js';
@@ -6,6 +7,7 @@ import type { ServiceRow } from '../../tables/services.table.js';
 import type { VulnerabilityRow } from '../../tables/findings.table.js';
 import {
   MATCHED_ASSETS_SELECT,
+  identifiedAssetsSelect,
   POSITIONED_SOURCES_SELECT,
   SERVICES_SELECT,
   VULNERABILITIES_SELECT,
@@ -13,6 +15,12 @@ import {
 
 /** A stored asset as a merge matches it: 1 in `seen` when a source has named it. */
 export type MatchedAssetRow = AssetRow & { seen: number };
+
+/** A stored asset as a merge matches it, found by one of its identifiers. */
+export type IdentifiedAssetRow = MatchedAssetRow & {
+  identifier: string;
+  created_at: StoredAssetRow['created_at'];
+};
 
 /** A stored asset deleteStale may delete, with how many feeds its `sources` hold. */
 export interface StaleAssetRow {
@@ -40,9 +48,13 @@ export class AssetStoredRows {
     return selectIn(this.db, MATCHED_ASSETS_SELECT, 'id', ids);
   }
 
-  /** The assets holding these ips, as a merge matches them, the earliest created first. */
-  byIp(ips: readonly string[]): Promise<MatchedAssetRow[]> {
-    return selectIn(this.db, MATCHED_ASSETS_SELECT, 'ip', ips, 'ORDER BY created_at, id');
+  /**
+   * The assets holding identifiers of `kind` among `values` (asset_identifiers' values), as a
+   * merge matches them, with the identifier each row was found by and when the asset was
+   * created: through the (kind, value) index.
+   */
+  byIdentifiers(kind: IdentifierKind, values: readonly string[]): Promise<IdentifiedAssetRow[]> {
+    return selectIn(this.db, identifiedAssetsSelect(kind), 'i.value', values);
   }
 
   /** Whole rows (`SELECT *`) of these assets. */

@@ -1,0 +1,34 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { copyIpsToAddresses } from '../identity-copy.js';
+
+// Generated, then edited: each asset's ip copied into its addresses.
+export class AssetIdentity1795924786055 implements MigrationInterface {
+  name = 'AssetIdentity1795924786055';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `CREATE TABLE "asset_identifiers" ("asset_id" character varying(200) NOT NULL, "kind" character varying(8) NOT NULL, "value" character varying(253) NOT NULL, CONSTRAINT "PK_f5d59872ddac704e2dce261b7b7" PRIMARY KEY ("asset_id", "kind", "value"))`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_3edb2fdd50f01691c014280c41" ON "asset_identifiers"  ("kind", "value") `,
+    );
+    await queryRunner.query(`ALTER TABLE "assets" ADD "addresses" text NOT NULL DEFAULT ''`);
+    await queryRunner.query(`ALTER TABLE "assets" ADD "mac_addresses" text NOT NULL DEFAULT ''`);
+    await queryRunner.query(`ALTER TABLE "assets" ADD "hostnames" text NOT NULL DEFAULT ''`);
+    await queryRunner.query(
+      `ALTER TABLE "asset_identifiers" ADD CONSTRAINT "FK_50ce9b44f043b2a41593a173e76" FOREIGN KEY ("asset_id") REFERENCES "assets"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await copyIpsToAddresses(queryRunner, (n) => `$${n}`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `ALTER TABLE "asset_identifiers" DROP CONSTRAINT "FK_50ce9b44f043b2a41593a173e76"`,
+    );
+    await queryRunner.query(`ALTER TABLE "assets" DROP COLUMN "hostnames"`);
+    await queryRunner.query(`ALTER TABLE "assets" DROP COLUMN "mac_addresses"`);
+    await queryRunner.query(`ALTER TABLE "assets" DROP COLUMN "addresses"`);
+    await queryRunner.query(`DROP INDEX "IDX_3edb2fdd50f01691c014280c41"`);
+    await queryRunner.query(`DROP TABLE "asset_identifiers"`);
+  }
+}
