@@ -463,9 +463,11 @@ describeWithChromium('the browser UI in Chromium', () => {
         .evaluateAll((rows) =>
           rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)),
         );
+      // The ip is the first of the addresses: the list changes with it.
       expect(diff).toEqual([
         ['ip', '10.0.1.10', '→', '10.0.1.11'],
         ['site', 'paris', '→', 'marseille'],
+        ['addresses', '10.0.1.10', '→', '10.0.1.11'],
       ]);
       const creation = history.nth(1);
       await expect(creation.locator('.change-action').textContent()).resolves.toBe('Created');
