@@ -104,6 +104,20 @@ async function storeBefore(
   return { database, t, token: await t.login() };
 }
 
+/** The schema the migrations left: none pending, and nothing the entities would change. */
+async function expectSchemaAsEntities(t: TestApp): Promise<void> {
+  expect(await t.dataSource.showMigrations()).toBe(false);
+  const diff = await t.dataSource.driver.createSchemaBuilder().log();
+  expect(diff.upQueries.map((query) => query.query)).toEqual([]);
+}
+
+/** `GET path` as `token`, answered 200: its body. */
+async function getOk(t: TestApp, token: string, path: string): Promise<Record<string, any>> {
+  const response = await t.request('GET', path, { token });
+  expect(response.status).toBe(200);
+  return response.body as Record<string, any>;
+}
+
 /** The assets of the seed's schema carried over to origins, sources and sightings. */
 describe('the Provenance migration on a stored inventory', () => {
   let database: TestDatabase;
@@ -141,17 +155,10 @@ describe('the Provenance migration on a stored inventory', () => {
     await database?.drop();
   });
 
-  const get = async (path: string) => {
-    const response = await t.request('GET', path, { token });
-    expect(response.status).toBe(200);
-    return response.body as Record<string, any>;
-  };
+  const get = (path: string) => getOk(t, token, path);
 
-  it('leaves the schema up to date and as the entities describe it', async () => {
-    expect(await t.dataSource.showMigrations()).toBe(false);
-    const diff = await t.dataSource.driver.createSchemaBuilder().log();
-    expect(diff.upQueries.map((query) => query.query)).toEqual([]);
-  });
+  it('leaves the schema up to date and as the entities describe it', () =>
+    expectSchemaAsEntities(t));
 
   it('makes an asset a feed wrote an ingested one, its feed its source, seen from its creation to its last update', async () => {
     const fed = await get('/api/assets/fed-1');
@@ -356,11 +363,8 @@ describe('the ChangeSets migration on a stored history', () => {
     return (response.body as Record<string, any>[]).map((change) => change.id as string);
   };
 
-  it('leaves the schema up to date and as the entities describe it', async () => {
-    expect(await t.dataSource.showMigrations()).toBe(false);
-    const diff = await t.dataSource.driver.createSchemaBuilder().log();
-    expect(diff.upQueries.map((query) => query.query)).toEqual([]);
-  });
+  it('leaves the schema up to date and as the entities describe it', () =>
+    expectSchemaAsEntities(t));
 
   it('keeps every record with its actor, request and run, one change set a write', async () => {
     const response = await t.request('GET', '/api/changes?objectId=a-1', { token });
@@ -524,11 +528,8 @@ describe('the ServiceAccountsScopedKeys and OidcSubject migrations undone and do
       t = await TestApp.start({}, database);
     });
 
-    it('leaves the schema up to date and as the entities describe it', async () => {
-      expect(await t.dataSource.showMigrations()).toBe(false);
-      const diff = await t.dataSource.driver.createSchemaBuilder().log();
-      expect(diff.upQueries.map((query) => query.query)).toEqual([]);
-    });
+    it('leaves the schema up to date and as the entities describe it', () =>
+      expectSchemaAsEntities(t));
 
     it('takes the kept key, with every scope again; the dropped ones are refused', async () => {
       const me = await t.request('GET', '/api/auth/me', { token: wideKey });
@@ -581,17 +582,10 @@ describe('the AssetIdentity migration on a stored inventory', () => {
     await database?.drop();
   });
 
-  const get = async (path: string) => {
-    const response = await t.request('GET', path, { token });
-    expect(response.status).toBe(200);
-    return response.body as Record<string, any>;
-  };
+  const get = (path: string) => getOk(t, token, path);
 
-  it('leaves the schema up to date and as the entities describe it', async () => {
-    expect(await t.dataSource.showMigrations()).toBe(false);
-    const diff = await t.dataSource.driver.createSchemaBuilder().log();
-    expect(diff.upQueries.map((query) => query.query)).toEqual([]);
-  });
+  it('leaves the schema up to date and as the entities describe it', () =>
+    expectSchemaAsEntities(t));
 
   it('copies each ip into addresses (IPv6 in its short form), the other lists empty', async () => {
     expect(await get('/api/assets/v4')).toMatchObject({
