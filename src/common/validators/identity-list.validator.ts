@@ -1,7 +1,5 @@
-import { applyDecorators } from '@nestjs/common';
-import { ValidateBy, type ValidationArguments } from 'class-validator';
 import { readIdentityList, type IdentityList } from '../field-rules/identity-values.js';
-import { SkipIfUndefined } from './skip-if-undefined.validator.js';
+import { ChecksProblem } from './problem-check.validator.js';
 
 /**
  * An asset's identity list (`addresses`, `macAddresses`, `hostnames`), checked as ingestion
@@ -9,18 +7,8 @@ import { SkipIfUndefined } from './skip-if-undefined.validator.js';
  * nulled; the service normalizes the values.
  */
 export function IsIdentityList(list: IdentityList) {
-  const problemOf = (args?: ValidationArguments) => {
-    const read = readIdentityList(list, args?.value, args?.property ?? list);
+  return ChecksProblem('identityList', (value, property) => {
+    const read = readIdentityList(list, value, property ?? list);
     return 'problem' in read ? read.problem : null;
-  };
-  return applyDecorators(
-    SkipIfUndefined(),
-    ValidateBy({
-      name: 'identityList',
-      validator: {
-        validate: (_value: unknown, args?: ValidationArguments) => problemOf(args) === null,
-        defaultMessage: (args?: ValidationArguments) => problemOf(args) ?? 'is invalid',
-      },
-    }),
-  );
+  });
 }
