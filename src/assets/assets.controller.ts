@@ -32,6 +32,7 @@ import {
 } from '../common/openapi/api-error-responses.decorator.js';
 import { NEXT_LINK_HEADER } from '../common/openapi/headers.js';
 import { Role } from '../common/role.js';
+import { AssetMergeService } from './asset-merge.service.js';
 import { AssetsService } from './assets.service.js';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { Origin } from '../changes/change-origin.decorator.js';
@@ -40,6 +41,7 @@ import { AssetResponse } from './dto/asset-response.dto.js';
 import { CreateAssetDto } from './dto/create-asset.dto.js';
 import { ExportAssetsQueryDto } from './dto/export-assets-query.dto.js';
 import { ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
+import { MergeAssetsDto } from './dto/merge-assets.dto.js';
 import { UpdateAssetDto } from './dto/update-asset.dto.js';
 
 const ASSET_ID = ApiParam({
@@ -63,7 +65,10 @@ function nextLink(url: string, after: string): string {
 @ApiAuthenticated()
 @Controller('assets')
 export class AssetsController {
-  constructor(private readonly assets: AssetsService) {}
+  constructor(
+    private readonly assets: AssetsService,
+    private readonly merging: AssetMergeService,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -145,6 +150,35 @@ export class AssetsController {
     @Body() dto: UpdateAssetDto,
   ): Promise<AssetResponse> {
     return this.assets.update(origin, id, dto);
+  }
+
+  @Roles(Role.Editor)
+  @Post(':id/merge')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Merge assets into this one (editor)',
+    description:
+      "The assets of `from` are folded into this asset in one transaction. Its `addresses`, `macAddresses`, `hostnames`, `services` and `sources` gain theirs after its own (a service on a port and protocol it has, and a repeated value, left out); one finding per vulnerability id: its own (status, score, summary) if it has one, else the most recently seen of theirs, with the earliest `firstSeenAt` and the latest `lastSeenAt` of them all and their `sources` after its own; its `firstSeenAt` becomes the earliest and `lastSeenAt` the latest; its other fields are kept. Relations of the merged assets are re-pointed to it (one that would then join it to itself is deleted; of two that become identical in source, target and type, one is kept), and diagrams naming a merged asset in `content.nodes[].assetId` name it instead. The merged assets are deleted: their ids answer 404 from then on, but an ingestion item naming one updates this asset. Recorded in the change history: this asset updated, each merged asset deleted, with the relations and diagrams changed.",
+  })
+  @ASSET_ID
+  @ApiOkResponse({ type: AssetResponse, description: 'The asset, with what it gained' })
+  @ApiJsonBodyErrors(
+    '`from` is missing, empty, longer than 100, repeats an id, or names this asset itself',
+  )
+  @ApiErrorResponses(
+    { status: 403, description: EDITOR_ONLY },
+    { status: 404, description: 'No asset has this id, or one of `from`' },
+    {
+      status: 409,
+      description: 'The merged asset would hold more than 64 addresses, MAC addresses or host names',
+    },
+  )
+  merge(
+    @Origin() origin: ChangeOrigin,
+    @Param('id') id: string,
+    @Body() dto: MergeAssetsDto,
+  ): Promise<AssetResponse> {
+    return this.merging.merge(origin, id, dto.from);
   }
 
   @Roles(Role.Editor)

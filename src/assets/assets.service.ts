@@ -23,24 +23,21 @@ import {
   AssetsRepository,
   type AssetFilters,
   type AssetKey,
-  type AssetsWithLists,
 } from '../database/repositories/assets.repository.js';
 import { EXPORT_BATCH_SIZE, exportText } from '../common/export/export-text.js';
 import { ASSET_CSV_COLUMNS } from './asset-csv-columns.js';
 import type { ExportAssetsQueryDto } from './dto/export-assets-query.dto.js';
 import type { AssetListResponse } from './dto/asset-list-response.dto.js';
 import { decodeCursor, encodeCursor } from './asset-cursor.js';
-import { groupByAsset } from './group-by-asset.js';
-import { toAssetResponse, type AssetResponse } from './dto/asset-response.dto.js';
+import { assetResponses as responses } from './asset-responses.js';
+import type { AssetResponse } from './dto/asset-response.dto.js';
 import type { CreateAssetDto } from './dto/create-asset.dto.js';
 import type { AssetSortField } from '../common/field-rules/inventory-values.js';
 import type { ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
 
 /** What the list and the export read of a query: its filters and sort. */
 type AssetFiltersQuery = ListAssetsQueryDto | ExportAssetsQueryDto;
-import { toServiceResponse } from './dto/service-response.dto.js';
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
-import { toVulnerabilityResponse } from './dto/vulnerability-response.dto.js';
 import { v7 as uuidv7 } from 'uuid';
 import { FindingListWriter } from '../findings/finding-list-writer.js';
 
@@ -294,18 +291,4 @@ function orderOf(query: Pick<AssetFiltersQuery, 'sort'>): {
 /** A page of the list, and the cursor of the page after it, if any. */
 export interface AssetListPage extends AssetListResponse {
   next?: string;
-}
-
-/** The answers for stored rows and their lists. */
-function responses({ rows, ...lists }: AssetsWithLists): AssetResponse[] {
-  const vulnerabilities = groupByAsset(lists.vulnerabilities, toVulnerabilityResponse);
-  const services = groupByAsset(lists.services, toServiceResponse);
-  const sources = groupByAsset(lists.sources, (row) => row.source);
-  return rows.map((row) =>
-    toAssetResponse(row, {
-      vulnerabilities: vulnerabilities.get(row.id) ?? [],
-      services: services.get(row.id) ?? [],
-      sources: sources.get(row.id) ?? [],
-    }),
-  );
 }

@@ -1,3 +1,4 @@
+import { AssetAlias } from './entities/asset-alias.entity.js';
 import { AssetIdentifier } from './entities/asset-identifier.entity.js';
 import { AssetSource } from './entities/asset-source.entity.js';
 import { Asset } from './entities/asset.entity.js';
@@ -26,6 +27,7 @@ export const ENTITIES = [
   Asset,
   AssetSource,
   AssetIdentifier,
+  AssetAlias,
   Finding,
   FindingSource,
   FindingPeriod,

@@ -132,6 +132,10 @@ describe('findings counts', () => {
     // Times moved by hand, as a migration or a restore would.
     await setFinding(a, { firstSeenAt: new Date(Date.now() - 40 * DAY_MS) });
     await expectCountsKept('first sighting moved');
+    // Folded into db: CVE-A kept as db's, with web's sightings; CVE-B moved; the rest deleted.
+    await ok('POST', `/api/assets/db/merge`, { from: [web.id] });
+    await expectCountsKept('merged');
+    expect((await ok('GET', '/api/findings?assetId=db&limit=1000')).length).toBe(5);
     await ok('DELETE', '/api/assets/gone');
     await expectCountsKept('asset deleted');
     await ok(

@@ -2,19 +2,26 @@ import { Injectable } from '@nestjs/common';
 import type { AssetSortField } from '../../common/field-rules/inventory-values.js';
 import type { ServiceValues } from '../../common/field-rules/service-list.js';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { AppDataSource } from '../app-data-source.js';
 import { Dialect, type AssetSearchIndex } from '../dialect/dialect.js';
 import { Asset } from '../entities/asset.entity.js';
 import { Service } from '../entities/service.entity.js';
 import { AssetIdentifier } from '../entities/asset-identifier.entity.js';
+import { AssetAlias } from '../entities/asset-alias.entity.js';
+import { AssetSource } from '../entities/asset-source.entity.js';
 import { identifierPairs, identityOfRow } from '../tables/asset-identifiers.table.js';
 import { runNamed, type ReadOptions } from '../sql-reads.js';
-import type { AssetSourceRow } from '../tables/asset-sources.table.js';
+import type { AssetSourceRow, PositionedSourceRow } from '../tables/asset-sources.table.js';
 import type { StoredAssetRow } from '../tables/assets.table.js';
 import type { ServiceRow } from '../tables/services.table.js';
 import type { VulnerabilityRow } from '../tables/findings.table.js';
-import { SERVICES_SELECT, SOURCES_SELECT, VULNERABILITIES_SELECT } from './assets/asset-selects.js';
+import {
+  POSITIONED_SOURCES_SELECT,
+  SERVICES_SELECT,
+  SOURCES_SELECT,
+  VULNERABILITIES_SELECT,
+} from './assets/asset-selects.js';
 import { walksSortIndex } from './assets/asset-search-plan.js';
 
 const SORT_COLUMNS: Record<AssetSortField, string> = {
@@ -49,6 +56,13 @@ const TIMESTAMP_COLUMNS = new Set(['created_at', 'updated_at']);
 // whose query building costs more than running them.
 const COUNT_ASSETS = 'SELECT COUNT(*) AS total FROM assets';
 const SELECT_ASSET = 'SELECT * FROM assets WHERE id = :id';
+// A merge's reads and writes (at most a target and 100 merged assets: one IN list each).
+const SELECT_ASSETS_IN = 'SELECT * FROM assets WHERE id IN (:...ids)';
+const SELECT_SERVICES_IN = `${SERVICES_SELECT} WHERE asset_id IN (:...ids) ORDER BY asset_id, port, protocol`;
+const SELECT_SOURCES_IN = `${POSITIONED_SOURCES_SELECT} WHERE asset_id IN (:...ids) ORDER BY asset_id, position`;
+const REPOINT_ALIASES = 'UPDATE asset_aliases SET asset_id = :target WHERE asset_id IN (:...ids)';
+// An asset created with an alias's id (an append names ids as given) takes it over when merged.
+const DROP_ALIASES = 'DELETE FROM asset_aliases WHERE alias_id IN (:...ids)';
 // Ids bound by one lookup: well within the parameters either database takes in a statement.
 const IDS_PER_LOOKUP = 10_000;
 // Reads by asset ids, in the list form of the database (Dialect.inList): on PostgreSQL the text
@@ -473,6 +487,59 @@ export class AssetsRepository {
       .values(rows)
       .getQueryAndParameters();
     await manager.query(sql, values);
+  }
+
+  /**
+   * The rows of these assets (a merge's target and merged assets), their services and their
+   * `sources` with positions, as `manager` (the merge's unit) sees them, in no order of assets.
+   */
+  async forMerge(
+    manager: EntityManager,
+    ids: readonly string[],
+  ): Promise<{ rows: StoredAssetRow[]; services: ServiceRow[]; sources: PositionedSourceRow[] }> {
+    const rows = await this.run<StoredAssetRow>(SELECT_ASSETS_IN, { ids }, manager, {
+      timestampsAsText: true,
+    });
+    const found = rows.map((row) => row.id);
+    if (found.length === 0) return { rows, services: [], sources: [] };
+    const services = await this.run<ServiceRow>(SELECT_SERVICES_IN, { ids: found }, manager);
+    const sources = await this.run<PositionedSourceRow>(SELECT_SOURCES_IN, { ids: found }, manager);
+    return { rows, services, sources };
+  }
+
+  /** Appends these feeds to the asset's `sources`, from `position` on, in the unit of `manager`. */
+  async appendSources(
+    manager: EntityManager,
+    id: string,
+    sources: readonly string[],
+    position: number,
+  ): Promise<void> {
+    if (sources.length === 0) return;
+    await manager
+      .getRepository(AssetSource)
+      .insert(sources.map((source, index) => ({ assetId: id, source, position: position + index })));
+  }
+
+  /**
+   * After a merge into `target`: the merged ids become its aliases, and the aliases of the
+   * merged assets (merged into them before) move to it, in the unit of `manager`. Before the
+   * merged assets are deleted, which would take their aliases with them.
+   */
+  async addAliases(manager: EntityManager, target: string, merged: readonly string[]): Promise<void> {
+    await runNamed(manager, REPOINT_ALIASES, { target, ids: merged });
+    await runNamed(manager, DROP_ALIASES, { ids: merged });
+    await manager
+      .getRepository(AssetAlias)
+      .insert(merged.map((aliasId) => ({ aliasId, assetId: target })));
+  }
+
+  /**
+   * Deletes these assets, in the unit of `manager`: their lists and every relation touching
+   * them go with them, by foreign key.
+   */
+  async deleteMany(manager: EntityManager, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.getRepository(Asset).delete({ id: In([...ids]) });
   }
 
   /** Inserts an asset's services (a validated list), many rows to each statement. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Brackets, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { AppDataSource } from '../app-data-source.js';
 import { Diagram, DiagramVisibility } from '../entities/diagram.entity.js';
 import { DIAGRAM_SUMMARY_PROPERTIES } from '../tables/diagrams.table.js';
@@ -70,6 +70,24 @@ export class DiagramsRepository {
   /** The diagrams of this owner, by id. */
   findOwnedBy(manager: EntityManager, ownerId: string): Promise<Diagram[]> {
     return manager.getRepository(Diagram).find({ where: { ownerId }, order: { id: 'ASC' } });
+  }
+
+  /**
+   * The diagrams whose content holds one of these texts (a merge's ids as JSON writes them
+   * inside a string), whoever owns them, by id: the candidates whose nodes may name them.
+   */
+  findContaining(manager: EntityManager, texts: readonly string[]): Promise<Diagram[]> {
+    const query = manager.getRepository(Diagram).createQueryBuilder('diagram');
+    query.where(
+      new Brackets((any) => {
+        texts.forEach((text, index) =>
+          any.orWhere(`diagram.content LIKE :text${index} ESCAPE '\\'`, {
+            [`text${index}`]: `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`,
+          }),
+        );
+      }),
+    );
+    return query.orderBy('diagram.id', 'ASC').getMany();
   }
 
   async insert(manager: EntityManager, diagram: Diagram): Promise<void> {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
+import { Finding } from '../entities/finding.entity.js';
+import { FindingSource } from '../entities/finding-source.entity.js';
 import {
   type DueSeverity,
   type FindingSortField,
@@ -538,6 +540,47 @@ export class FindingsRepository {
   }
 
   /** The `sources` of these findings, in position order, by finding id. */
+  /**
+   * Every finding of these assets (every status) and their sources in position order, as
+   * `manager` (a merge's unit) sees them.
+   */
+  async ofAssetsForMerge(
+    manager: EntityManager,
+    assetIds: readonly string[],
+  ): Promise<{ rows: Finding[]; sources: FindingSourceRow[] }> {
+    const rows = await manager
+      .getRepository(Finding)
+      .find({ where: { assetId: In([...assetIds]) }, order: { id: 'ASC' } });
+    if (rows.length === 0) return { rows, sources: [] };
+    const sources = await runNamed<FindingSourceRow>(
+      manager,
+      `SELECT s.finding_id, s.source, s.position FROM finding_sources s JOIN findings f ON f.id = s.finding_id WHERE f.asset_id IN (:...assetIds) ORDER BY s.finding_id, s.position`,
+      { assetIds },
+    );
+    return { rows, sources };
+  }
+
+  /**
+   * A finding a merge keeps, moved to its asset (`assetId`) with the sightings of the findings
+   * folded into it, in the unit of `manager`. The triggers of finding_counts move its counts.
+   */
+  async fold(
+    manager: EntityManager,
+    id: string,
+    changes: Pick<Finding, 'assetId' | 'firstSeenAt' | 'lastSeenAt'>,
+  ): Promise<void> {
+    await manager.getRepository(Finding).update({ id }, changes);
+  }
+
+  /** Adds feeds to findings' `sources`, each at its position, in the unit of `manager`. */
+  async addSources(
+    manager: EntityManager,
+    rows: readonly { findingId: string; source: string; position: number }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.getRepository(FindingSource).insert([...rows]);
+  }
+
   private async sourcesOf(
     ids: readonly string[],
     manager: EntityManager,

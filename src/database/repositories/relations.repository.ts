@@ -55,6 +55,15 @@ export class RelationsRepository {
     });
   }
 
+  /** The relations from or to any of these assets (at most a merge's), by id. */
+  findTouchingAny(manager: EntityManager, assetIds: readonly string[]): Promise<Relation[]> {
+    const ids = In([...assetIds]);
+    return manager.getRepository(Relation).find({
+      where: [{ sourceAssetId: ids }, { targetAssetId: ids }],
+      order: { id: 'ASC' },
+    });
+  }
+
   /** One page, oldest first, and the filtered total: two queries, whatever the page size. */
   async list(filters: RelationFilters): Promise<{ relations: Relation[]; total: number }> {
     const select = this.dataSource
@@ -87,6 +96,21 @@ export class RelationsRepository {
 
   async update(manager: EntityManager, id: string, changes: RelationChanges): Promise<void> {
     await manager.getRepository(Relation).update({ id }, changes);
+  }
+
+  /** Moves a relation's ends (a merge's), in the unit of `manager`. */
+  async repoint(
+    manager: EntityManager,
+    id: string,
+    ends: Pick<Relation, 'sourceAssetId' | 'targetAssetId' | 'updatedAt'>,
+  ): Promise<void> {
+    await manager.getRepository(Relation).update({ id }, ends);
+  }
+
+  /** Deletes these relations, in the unit of `manager`. */
+  async deleteMany(manager: EntityManager, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.getRepository(Relation).delete({ id: In([...ids]) });
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {

@@ -9,6 +9,7 @@ const INVENTORY_TABLES = [
   'finding_periods',
   'asset_sources',
   'asset_identifiers',
+  'asset_aliases',
   'relations',
   'diagrams',
 ] as const;

@@ -76,6 +76,11 @@ export class StoredRows {
     for (const row of await this.assets.byId(ids)) {
       byId.set(row.id, row);
     }
+    // An id merged into another asset names that asset (one lookup, only for ids not stored).
+    const unknown = ids.filter((id) => !byId.has(id));
+    if (unknown.length > 0) {
+      for (const { alias, ...row } of await this.assets.byAlias(unknown)) byId.set(alias, row);
+    }
     const identified = await this.byIdentifiers(
       assets.filter((asset) => !(asset.id && byId.has(asset.id))),
       rule,

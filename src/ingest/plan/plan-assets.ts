@@ -364,7 +364,11 @@ export function planMerge(
   const { source } = context;
   // An ip matches none of the assets the slice's items name by id, nor one already matched.
   const namedById = new Set<string>();
-  for (const asset of assets) if (asset.id && stored.byId.has(asset.id)) namedById.add(asset.id);
+  // By the stored id: an item may name it by an id merged into it.
+  for (const asset of assets) {
+    const named = asset.id ? stored.byId.get(asset.id) : undefined;
+    if (named) namedById.add(named.id);
+  }
   const taken = (id: string) => namedById.has(id) || matchedBefore.has(id) || plan.matched.has(id);
   for (const asset of assets) {
     const match = storedMatch(asset, stored, context.match, taken);

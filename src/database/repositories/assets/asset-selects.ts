@@ -45,3 +45,6 @@ export const MATCHED_ASSETS_SELECT = `SELECT ${MATCHED_COLUMNS} FROM assets`;
  */
 export const identifiedAssetsSelect = (kind: string) =>
   `SELECT ${MATCHED_COLUMNS}, created_at, i.value AS identifier FROM asset_identifiers i JOIN assets ON assets.id = i.asset_id AND i.kind = '${kind}'`;
+
+/** The rows of the assets merged ids were merged into, with the merged id (`alias`). */
+export const ALIASED_ASSETS_SELECT = `SELECT ${MATCHED_COLUMNS}, al.alias_id AS alias FROM asset_aliases al JOIN assets ON assets.id = al.asset_id`;

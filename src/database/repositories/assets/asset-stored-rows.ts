@@ -6,6 +6,7 @@ import type { AssetRow, StoredAssetRow } from '../../tables/assets.table.js';
 import type { ServiceRow } from '../../tables/services.table.js';
 import type { VulnerabilityRow } from '../../tables/findings.table.js';
 import {
+  ALIASED_ASSETS_SELECT,
   MATCHED_ASSETS_SELECT,
   identifiedAssetsSelect,
   POSITIONED_SOURCES_SELECT,
@@ -15,6 +16,9 @@ import {
 
 /** A stored asset as a merge matches it: 1 in `seen` when a source has named it. */
 export type MatchedAssetRow = AssetRow & { seen: number };
+
+/** A stored asset as a merge matches it, found by the id of an asset merged into it (`alias`). */
+export type AliasedAssetRow = MatchedAssetRow & { alias: string };
 
 /** A stored asset as a merge matches it, found by one of its identifiers. */
 export type IdentifiedAssetRow = MatchedAssetRow & {
@@ -46,6 +50,14 @@ export class AssetStoredRows {
   /** The assets of these ids, as a merge matches them. */
   byId(ids: readonly string[]): Promise<MatchedAssetRow[]> {
     return selectIn(this.db, MATCHED_ASSETS_SELECT, 'id', ids);
+  }
+
+  /**
+   * The assets that assets of these ids were merged into (asset_aliases), as a merge matches
+   * them, each with the merged id it was found by.
+   */
+  byAlias(ids: readonly string[]): Promise<AliasedAssetRow[]> {
+    return selectIn(this.db, ALIASED_ASSETS_SELECT, 'al.alias_id', ids);
   }
 
   /**
