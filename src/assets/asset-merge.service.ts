@@ -6,6 +6,7 @@ import {
   IDENTITY_LISTS,
   identityText,
   MAX_IDENTITY_ENTRIES,
+  type IdentityList,
 } from '../common/field-rules/identity-values.js';
 import type { Finding } from '../database/entities/finding.entity.js';
 import { updateChange, type ChangeInput, type ChangeOrigin } from '../database/history/change-origin.js';
@@ -79,20 +80,18 @@ export class AssetMergeService {
 
       // The identity lists: the target's values first, then each merged asset's in turn.
       const ordered = [id, ...from].map((named) => identityOfRow(rows.get(named)!));
-      const lists = Object.fromEntries(
-        IDENTITY_LISTS.map((list) => {
-          const values = union(
-            ordered.map((values) => values[list]),
-            String,
+      const lists = {} as Record<IdentityList, string[]>;
+      for (const list of IDENTITY_LISTS) {
+        lists[list] = union(
+          ordered.map((values) => values[list]),
+          String,
+        );
+        if (lists[list].length > MAX_IDENTITY_ENTRIES) {
+          throw new ConflictError(
+            `the merged asset would hold ${lists[list].length} ${list}, more than ${MAX_IDENTITY_ENTRIES}`,
           );
-          if (values.length > MAX_IDENTITY_ENTRIES) {
-            throw new ConflictError(
-              `the merged asset would hold ${values.length} ${list}, more than ${MAX_IDENTITY_ENTRIES}`,
-            );
-          }
-          return [list, values];
-        }),
-      ) as Record<(typeof IDENTITY_LISTS)[number], string[]>;
+        }
+      }
       const sightings = [id, ...from].map((named) => before.get(named)!);
       await this.assets.update(manager, id, {
         ip: lists.addresses[0] ?? null,

@@ -868,6 +868,74 @@ describeWithChromium('the browser UI in Chromium', () => {
   );
 
   it(
+    'exports a list filtered by CIDR, then merges two selected assets into one',
+    async () => {
+      const seeded = await t.request('POST', '/api/integrations/ingest', {
+        token,
+        body: {
+          assets: [
+            { id: 'dup-a', name: 'lab-printer', addresses: ['192.0.2.40'], hostnames: ['printer.lab'] },
+            {
+              id: 'dup-b',
+              name: 'lab-printer (dhcp)',
+              addresses: ['192.0.2.41'],
+              macAddresses: ['aa:bb:cc:00:00:41'],
+              hostnames: ['printer-dhcp.lab'],
+            },
+          ],
+        },
+      });
+      expect(seeded.status).toBe(200);
+      await go('Inventory');
+      await page.locator('table.assets tbody tr').first().waitFor();
+      await page.getByLabel('CIDR').fill('192.0.2.0/24');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/cidr=192\.0\.2\.0%2F24/);
+      await rows(2);
+
+      // The export is the list as filtered: its two assets, after the header.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      const csv = readFileSync((await download.path()) as string, 'utf8');
+      const lines = csv.trim().split(/\r?\n/);
+      expect(lines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(['dup-a', 'dup-b']);
+
+      await page.getByRole('checkbox', { name: 'Select lab-printer for a merge' }).check();
+      await page
+        .getByRole('checkbox', { name: 'Select lab-printer (dhcp) for a merge', exact: true })
+        .check();
+      await page.getByRole('button', { name: 'Merge selected…' }).click();
+      const confirmation = page.locator('section.merge-confirm');
+      const kept = confirmation.locator('li[data-fate="kept"]');
+      const deleted = confirmation.locator('li[data-fate="deleted"]');
+      // The first selected is kept unless another is chosen; the confirmation follows the choice.
+      await expect(kept.textContent()).resolves.toMatch(/^lab-printer is kept/);
+      await confirmation.getByRole('radio', { name: 'lab-printer (dhcp) dup-b' }).check();
+      await expect(kept.textContent()).resolves.toMatch(/^lab-printer \(dhcp\) is kept/);
+      await confirmation.getByRole('radio', { name: 'lab-printer dup-a' }).check();
+      await expect(deleted.allTextContents()).resolves.toEqual([
+        expect.stringMatching(
+          /^lab-printer \(dhcp\) \(192\.0\.2\.41, aa:bb:cc:00:00:41, printer-dhcp\.lab\) is folded into lab-printer and deleted/,
+        ),
+      ]);
+      await confirmation.getByRole('button', { name: 'Merge into lab-printer' }).click();
+      await page.waitForURL(/\/assets\/dup-a$/);
+      await page.locator('dl.fields').getByText('192.0.2.40, 192.0.2.41').waitFor();
+      await page.locator('dl.fields').getByText('printer.lab, printer-dhcp.lab').waitFor();
+      const merged = await t.request('GET', '/api/assets/dup-a', { token });
+      expect(merged.body).toMatchObject({
+        addresses: ['192.0.2.40', '192.0.2.41'],
+        macAddresses: ['aa:bb:cc:00:00:41'],
+        hostnames: ['printer.lab', 'printer-dhcp.lab'],
+      });
+      expect((await t.request('GET', '/api/assets/dup-b', { token })).status).toBe(404);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
     'is used with the keyboard, hides editing from a viewer, and signs out',
     async () => {
       // A new page's heading takes the focus (a screen reader announces it), Tab goes on to the

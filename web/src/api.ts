@@ -42,6 +42,9 @@ export interface Asset {
   id: string;
   name: string;
   ip: string | null;
+  addresses: string[];
+  macAddresses: string[];
+  hostnames: string[];
   type: string | null;
   vendor: string | null;
   model: string | null;

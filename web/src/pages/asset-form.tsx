@@ -12,7 +12,18 @@ const TEXT_FIELDS = [
   ['os_version', 'OS version'],
 ] as const;
 
-type Draft = Record<(typeof TEXT_FIELDS)[number][0] | 'risk_score', string>;
+// The identity lists, edited as text: values separated by spaces, commas or line breaks.
+const LIST_FIELDS = [
+  ['addresses', 'Addresses', 'IPv4 or IPv6, the first is the IP address'],
+  ['macAddresses', 'MAC addresses', 'any notation, e.g. aa:bb:cc:dd:ee:ff'],
+  ['hostnames', 'Host names', 'DNS names'],
+] as const;
+type ListField = (typeof LIST_FIELDS)[number][0];
+
+type Draft = Record<(typeof TEXT_FIELDS)[number][0] | ListField | 'risk_score', string>;
+
+const listText = (values: readonly string[] | undefined) => (values ?? []).join(' ');
+const listValues = (text: string) => text.split(/[\s,]+/).filter((value) => value !== '');
 
 /** Creates an asset, or edits the one given; the API's error is shown as it words it. */
 export function AssetForm({
@@ -27,6 +38,7 @@ export function AssetForm({
   const [draft, setDraft] = useState<Draft>(() => {
     const start = {} as Draft;
     for (const [key] of TEXT_FIELDS) start[key] = asset?.[key] ?? '';
+    for (const [key] of LIST_FIELDS) start[key] = listText(asset?.[key]);
     start.risk_score =
       asset?.risk_score === null || asset === undefined ? '' : String(asset.risk_score);
     return start;
@@ -45,6 +57,15 @@ export function AssetForm({
       if (asset === undefined && value === '') continue;
       body[key] = value === '' && key !== 'name' ? null : value;
     }
+    // A list is sent when it changed (or, on create, when given). The IP address follows the
+    // addresses when only they changed: sent as it was, it would have to be their first.
+    for (const [key] of LIST_FIELDS) {
+      const values = listValues(draft[key]);
+      if (asset === undefined ? values.length > 0 : values.join(' ') !== listText(asset[key]))
+        body[key] = values;
+    }
+    if (asset !== undefined && body.addresses !== undefined && draft.ip.trim() === (asset.ip ?? ''))
+      delete body.ip;
     const risk = draft.risk_score.trim();
     if (risk !== '') body.risk_score = /^\d+$/.test(risk) ? Number(risk) : risk;
     else if (asset !== undefined) body.risk_score = null;
@@ -68,6 +89,15 @@ export function AssetForm({
             <input
               name={key}
               required={key === 'name'}
+              value={draft[key]}
+              onInput={(event) => setDraft({ ...draft, [key]: event.currentTarget.value })}
+            />
+          </Field>
+        ))}
+        {LIST_FIELDS.map(([key, label, hint]) => (
+          <Field key={key} label={label} hint={hint}>
+            <input
+              name={key}
               value={draft[key]}
               onInput={(event) => setDraft({ ...draft, [key]: event.currentTarget.value })}
             />

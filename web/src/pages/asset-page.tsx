@@ -18,6 +18,9 @@ import { AssetFindings } from './finding-list';
 type Shown =
   | 'name'
   | 'ip'
+  | 'addresses'
+  | 'macAddresses'
+  | 'hostnames'
   | 'type'
   | 'vendor'
   | 'model'
@@ -32,6 +35,9 @@ type Shown =
 
 const FIELDS: [Shown, string][] = [
   ['ip', 'IP address'],
+  ['addresses', 'Addresses'],
+  ['macAddresses', 'MAC addresses'],
+  ['hostnames', 'Host names'],
   ['type', 'Type'],
   ['vendor', 'Vendor'],
   ['model', 'Model'],
@@ -50,7 +56,12 @@ const IMAGE_TYPE = 'container-image';
 const IMAGE_FIELDS: [Shown, string][] = [
   ['name', 'Image'],
   ['os_version', 'OS'],
-  ...FIELDS.filter(([key]) => !['ip', 'vendor', 'model', 'os_version'].includes(key)),
+  ...FIELDS.filter(
+    ([key]) =>
+      !['ip', 'addresses', 'macAddresses', 'hostnames', 'vendor', 'model', 'os_version'].includes(
+        key,
+      ),
+  ),
 ];
 
 function fieldsOf(asset: Asset): [Shown, string][] {

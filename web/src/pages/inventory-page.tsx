@@ -3,10 +3,12 @@ import { query, request, type Asset, type User } from '../api';
 import { navigate, useLocation } from '../router';
 import { ErrorMessage, ExportButton, Field, Pager, RiskBadge, useAsync, useTitle } from '../ui';
 import { AssetForm } from './asset-form';
+import { MergeConfirm } from './merge-confirm';
 
 const PAGE_SIZE = 50;
-const FILTERS = ['search', 'type', 'site', 'source', 'port'] as const;
+const FILTERS = ['search', 'type', 'site', 'source', 'port', 'cidr'] as const;
 type Filter = (typeof FILTERS)[number];
+const NO_FILTERS = Object.fromEntries(FILTERS.map((name) => [name, ''])) as Record<Filter, string>;
 
 const COLUMNS: { key: string; label: string; sortable: boolean }[] = [
   { key: 'risk_score', label: 'Risk', sortable: true },
@@ -18,6 +20,8 @@ const COLUMNS: { key: string; label: string; sortable: boolean }[] = [
   { key: 'services', label: 'Services', sortable: false },
   { key: 'updatedAt', label: 'Updated', sortable: true },
 ];
+// Last, so that the columns before keep their places.
+const SELECT_COLUMN = { key: 'select', label: 'Merge', sortable: false };
 
 export function InventoryPage({ user }: { user: User }) {
   useTitle('Inventory');
@@ -29,6 +33,9 @@ export function InventoryPage({ user }: { user: User }) {
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [draft, setDraft] = useState(filters);
   const [creating, setCreating] = useState(false);
+  // The assets picked for a merge, in the order they were picked (kept across pages).
+  const [selected, setSelected] = useState<Asset[]>([]);
+  const [merging, setMerging] = useState(false);
 
   // The URL holds the list's state, so back/forward and reloads keep it.
   const update = (changes: Record<string, string>) => {
@@ -62,7 +69,7 @@ export function InventoryPage({ user }: { user: User }) {
     update({ ...draft, page: '' });
   };
   const clearFilters = () => {
-    setDraft({ search: '', type: '', site: '', source: '', port: '' });
+    setDraft(NO_FILTERS);
     navigate('/assets', true);
   };
 
@@ -76,6 +83,14 @@ export function InventoryPage({ user }: { user: User }) {
   const first = total === 0 ? 0 : (page - 1) * PAGE_SIZE + 1;
   const last = Math.min(total, page * PAGE_SIZE);
   const canEdit = user.role !== 'viewer';
+  const columns = canEdit ? [...COLUMNS, SELECT_COLUMN] : COLUMNS;
+  const isSelected = (asset: Asset) => selected.some((one) => one.id === asset.id);
+  const toggle = (asset: Asset) => {
+    setMerging(false);
+    setSelected(
+      isSelected(asset) ? selected.filter((one) => one.id !== asset.id) : [...selected, asset],
+    );
+  };
 
   return (
     <>
@@ -126,6 +141,14 @@ export function InventoryPage({ user }: { user: User }) {
             onInput={(event) => setDraft({ ...draft, port: event.currentTarget.value })}
           />
         </Field>
+        <Field label="CIDR">
+          <input
+            name="cidr"
+            placeholder="10.20.0.0/16"
+            value={draft.cidr}
+            onInput={(event) => setDraft({ ...draft, cidr: event.currentTarget.value })}
+          />
+        </Field>
         <div class="filter-actions">
           <button type="submit">Filter</button>
           <button type="button" class="secondary" onClick={clearFilters}>
@@ -141,12 +164,39 @@ export function InventoryPage({ user }: { user: User }) {
             ? 'No assets match.'
             : `Assets ${first}–${last} of ${total}`}
       </p>
+      {canEdit && selected.length > 0 && (
+        <div class="selection" role="group" aria-label="Selected assets">
+          <span>
+            {selected.length} selected: {selected.map((one) => one.name).join(', ')}
+          </span>
+          <button type="button" disabled={selected.length < 2} onClick={() => setMerging(true)}>
+            Merge selected…
+          </button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setSelected([]);
+              setMerging(false);
+            }}
+          >
+            Clear selection
+          </button>
+        </div>
+      )}
+      {merging && selected.length >= 2 && (
+        <MergeConfirm
+          assets={selected}
+          onCancel={() => setMerging(false)}
+          onMerged={(asset) => navigate(`/assets/${encodeURIComponent(asset.id)}`)}
+        />
+      )}
       <div class="table-wrap">
         <table class="assets" aria-busy={list.loading}>
           <caption class="visually-hidden">Assets, sorted by {sort.replace(/^-/, '')}</caption>
           <thead>
             <tr>
-              {COLUMNS.map((column) => {
+              {columns.map((column) => {
                 const direction =
                   sort === column.key
                     ? 'ascending'
@@ -195,6 +245,16 @@ export function InventoryPage({ user }: { user: User }) {
                   {asset.services.length > 4 ? ` +${asset.services.length - 4}` : ''}
                 </td>
                 <td>{new Date(asset.updatedAt).toLocaleDateString()}</td>
+                {canEdit && (
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${asset.name} for a merge`}
+                      checked={isSelected(asset)}
+                      onChange={() => toggle(asset)}
+                    />
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
