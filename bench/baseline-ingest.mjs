@@ -19,6 +19,9 @@
 //           the assets' last_seen_at moved, with updated_at where the list changed. The bench's
 //           payloads change no finding's values and list no fixed finding again: neither is
 //           written here.
+// A payload whose assets carry identity lists (`addresses`, `macAddresses`, `hostnames`: the
+// identity stage's) is written with them, as the service writes them: each list's text in its
+// asset's row, and one asset_identifiers row per value (an address by its sortable key).
 // Usage: node bench/baseline-ingest.mjs <raw|bulk|repeat> <database url> <payload file>; prints ms.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +31,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { v7 as timeOrderedUuid } from 'uuid';
 // The service's own (bench/run.mjs builds it first): a finding stores its score's severity.
 import { severityOf } from '../dist/common/field-rules/finding-values.js';
+import { addressKey } from '../dist/common/field-rules/identity-values.js';
 import { openRaw } from './lib.mjs';
 
 const [way, url, file] = process.argv.slice(2);
@@ -35,7 +39,7 @@ if (!['raw', 'bulk', 'repeat'].includes(way)) throw new Error(`unknown way ${way
 const body = readFileSync(file);
 const db = openRaw(url);
 
-const TABLES = {
+const BASE_TABLES = {
   assets: [
     'id',
     'name',
@@ -100,6 +104,20 @@ const PG_TYPES = {
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
 };
+const IDENTITY_COLUMNS = ['addresses', 'mac_addresses', 'hostnames'];
+/** The tables written, in order; with identity lists, those too (set once the payload is read). */
+let TABLES = BASE_TABLES;
+function useIdentity() {
+  const { assets, ...rest } = BASE_TABLES;
+  const [assetSources, ...others] = Object.entries(rest);
+  TABLES = {
+    assets: [...assets, ...IDENTITY_COLUMNS],
+    [assetSources[0]]: assetSources[1],
+    asset_identifiers: ['asset_id', 'kind', 'value'],
+    ...Object.fromEntries(others),
+  };
+}
+
 const ROWS_PER_STATEMENT = { raw: 1, bulk: 100, repeat: 1 };
 /** Rows (or ids) a PostgreSQL statement takes at a time: one array parameter per column. */
 const PG_ROWS_PER_STATEMENT = 10_000;
@@ -138,9 +156,22 @@ function sourceOf(payload) {
 
 function rowsOf(payload) {
   const source = sourceOf(payload);
+  const identity = payload.assets.some((a) => a.addresses || a.macAddresses || a.hostnames);
+  if (identity) useIdentity();
   const findings = { findings: [], finding_sources: [], finding_periods: [] };
   for (const a of payload.assets) openedFindings(a.id, a.vulnerabilities ?? [], source, findings);
+  const lists = (a) => [a.addresses ?? [], a.macAddresses ?? [], a.hostnames ?? []];
+  const identifiers = [];
+  if (identity) {
+    for (const a of payload.assets) {
+      const [addresses, macs, hosts] = lists(a);
+      for (const address of addresses) identifiers.push([a.id, 'ip', addressKey(address)]);
+      for (const mac of macs) identifiers.push([a.id, 'mac', mac]);
+      for (const host of hosts) identifiers.push([a.id, 'host', host]);
+    }
+  }
   return {
+    ...(identity && { asset_identifiers: identifiers }),
     assets: payload.assets.map((a) => [
       a.id,
       a.name,
@@ -157,6 +188,7 @@ function rowsOf(payload) {
       now,
       now,
       now,
+      ...(identity ? lists(a).map((list) => list.join(' ')) : []),
     ]),
     asset_sources: payload.assets.map((a) => [a.id, source, 0]),
     ...findings,

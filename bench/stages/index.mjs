@@ -8,6 +8,7 @@ import exportStage from './export.mjs';
 import findings from './findings.mjs';
 import formats from './formats.mjs';
 import http from './http.mjs';
+import identity from './identity.mjs';
 import ingest from './ingest.mjs';
 import largeBody from './large-body.mjs';
 import scale from './scale.mjs';
@@ -24,6 +25,7 @@ export const stages = [
   findings,
   webhooks,
   exportStage,
+  identity,
   scale,
   ui,
 ];
