@@ -354,6 +354,26 @@ describe('webhooks', () => {
       });
     });
 
+    it('tell the assets a merge folds into another as deleted, and nothing of the one kept', async () => {
+      await createWebhook({ events: ['asset.created', 'asset.deleted'] });
+      const kept = await createAsset({ name: 'merge-kept' });
+      const gone = await createAsset({ name: 'merge-gone' });
+      await receiver.untilCount('asset.created', 2);
+      const merged = await t.request('POST', `/api/assets/${kept.id}/merge`, {
+        token: admin,
+        body: { from: [gone.id] },
+      });
+      expect(merged.status).toBe(200);
+      await receiver.untilCount('asset.deleted', 1);
+      expect(
+        receiver.received.map(({ message }) => [message.type, (message.data as any).id]),
+      ).toEqual([
+        ['asset.created', kept.id],
+        ['asset.created', gone.id],
+        ['asset.deleted', gone.id],
+      ]);
+    });
+
     it("tell a run's end: succeeded and rejected, with the run", async () => {
       await createWebhook({ events: ['run.succeeded', 'run.rejected'] });
       const ok = await ingest({ options: { source: 'runs-feed' }, assets: [] });
