@@ -24,6 +24,8 @@ const INGESTED_TABLES = [
   'findings',
   'services',
   'asset_sources',
+  'asset_identifiers',
+  'asset_aliases',
   'assets',
   'changes',
   'change_sets',
