@@ -20,7 +20,9 @@ function identityAsset(i) {
   return {
     ...asset,
     addresses: [asset.ip, `2001:db8::${hex((i >> 16) & 0xffff, 1)}:${hex(i & 0xffff, 1)}`],
-    macAddresses: [`02:00:${hex((i >> 24) & 255, 2)}:${hex((i >> 16) & 255, 2)}:${hex((i >> 8) & 255, 2)}:${hex(i & 255, 2)}`],
+    macAddresses: [
+      `02:00:${hex((i >> 24) & 255, 2)}:${hex((i >> 16) & 255, 2)}:${hex((i >> 8) & 255, 2)}:${hex(i & 255, 2)}`,
+    ],
     hostnames: [`host-${i}.bench.example`, `host-${i}`],
   };
 }
@@ -88,7 +90,12 @@ export default {
     }
     const size = `${count / 1000}k + ${count / 1000}k`;
     const rows = [
-      ratioRow(`first ingestion ${size}, identity lists / raw driver (ms)`, results, 'first', 'raw'),
+      ratioRow(
+        `first ingestion ${size}, identity lists / raw driver (ms)`,
+        results,
+        'first',
+        'raw',
+      ),
       ratioRow(
         `repeated ingestion ${size}, identity lists / raw driver (ms)`,
         results,

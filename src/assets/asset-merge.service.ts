@@ -9,7 +9,11 @@ import {
   type IdentityList,
 } from '../common/field-rules/identity-values.js';
 import type { Finding } from '../database/entities/finding.entity.js';
-import { updateChange, type ChangeInput, type ChangeOrigin } from '../database/history/change-origin.js';
+import {
+  updateChange,
+  type ChangeInput,
+  type ChangeOrigin,
+} from '../database/history/change-origin.js';
 import { AssetsRepository } from '../database/repositories/assets.repository.js';
 import { DiagramsRepository } from '../database/repositories/diagrams.repository.js';
 import { FindingsRepository } from '../database/repositories/findings.repository.js';
@@ -125,16 +129,22 @@ export class AssetMergeService {
         // A merge that changes none of the target's fields is recorded on it all the same.
         ...(targetChange.length > 0
           ? targetChange
-          : [{ action: 'update' as const, objectType: 'asset' as const, objectId: id, before: {}, after: {} }]),
-        ...from.map(
-          (named): ChangeInput => ({
-            action: 'delete',
-            objectType: 'asset',
-            objectId: named,
-            before: before.get(named)!,
-            after: null,
-          }),
-        ),
+          : [
+              {
+                action: 'update' as const,
+                objectType: 'asset' as const,
+                objectId: id,
+                before: {},
+                after: {},
+              },
+            ]),
+        ...from.map((named): ChangeInput => ({
+          action: 'delete',
+          objectType: 'asset',
+          objectId: named,
+          before: before.get(named)!,
+          after: null,
+        })),
         ...relationChanges,
         ...diagramChanges,
       );

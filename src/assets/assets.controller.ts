@@ -158,7 +158,7 @@ export class AssetsController {
   @ApiOperation({
     summary: 'Merge assets into this one (editor)',
     description:
-      "The assets of `from` are folded into this asset in one transaction. Its `addresses`, `macAddresses`, `hostnames`, `services` and `sources` gain theirs after its own (a service on a port and protocol it has, and a repeated value, left out); one finding per vulnerability id: its own (status, score, summary) if it has one, else the most recently seen of theirs, with the earliest `firstSeenAt` and the latest `lastSeenAt` of them all and their `sources` after its own; its `firstSeenAt` becomes the earliest and `lastSeenAt` the latest; its other fields are kept. Relations of the merged assets are re-pointed to it (one that would then join it to itself is deleted; of two that become identical in source, target and type, one is kept), and diagrams naming a merged asset in `content.nodes[].assetId` name it instead. The merged assets are deleted: their ids answer 404 from then on, but an ingestion item naming one updates this asset. Recorded in the change history: this asset updated, each merged asset deleted, with the relations and diagrams changed.",
+      'The assets of `from` are folded into this asset in one transaction. Its `addresses`, `macAddresses`, `hostnames`, `services` and `sources` gain theirs after its own (a service on a port and protocol it has, and a repeated value, left out); one finding per vulnerability id: its own (status, score, summary) if it has one, else the most recently seen of theirs, with the earliest `firstSeenAt` and the latest `lastSeenAt` of them all and their `sources` after its own; its `firstSeenAt` becomes the earliest and `lastSeenAt` the latest; its other fields are kept. Relations of the merged assets are re-pointed to it (one that would then join it to itself is deleted; of two that become identical in source, target and type, one is kept), and diagrams naming a merged asset in `content.nodes[].assetId` name it instead. The merged assets are deleted: their ids answer 404 from then on, but an ingestion item naming one updates this asset. Recorded in the change history: this asset updated, each merged asset deleted, with the relations and diagrams changed.',
   })
   @ASSET_ID
   @ApiOkResponse({ type: AssetResponse, description: 'The asset, with what it gained' })
@@ -170,7 +170,8 @@ export class AssetsController {
     { status: 404, description: 'No asset has this id, or one of `from`' },
     {
       status: 409,
-      description: 'The merged asset would hold more than 64 addresses, MAC addresses or host names',
+      description:
+        'The merged asset would hold more than 64 addresses, MAC addresses or host names',
     },
   )
   merge(

@@ -874,7 +874,12 @@ describeWithChromium('the browser UI in Chromium', () => {
         token,
         body: {
           assets: [
-            { id: 'dup-a', name: 'lab-printer', addresses: ['192.0.2.40'], hostnames: ['printer.lab'] },
+            {
+              id: 'dup-a',
+              name: 'lab-printer',
+              addresses: ['192.0.2.40'],
+              hostnames: ['printer.lab'],
+            },
             {
               id: 'dup-b',
               name: 'lab-printer (dhcp)',
@@ -900,7 +905,12 @@ describeWithChromium('the browser UI in Chromium', () => {
       ]);
       const csv = readFileSync((await download.path()) as string, 'utf8');
       const lines = csv.trim().split(/\r?\n/);
-      expect(lines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(['dup-a', 'dup-b']);
+      expect(
+        lines
+          .slice(1)
+          .map((line) => line.split(',')[0])
+          .sort(),
+      ).toEqual(['dup-a', 'dup-b']);
 
       await page.getByRole('checkbox', { name: 'Select lab-printer for a merge' }).check();
       await page

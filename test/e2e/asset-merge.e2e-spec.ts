@@ -156,8 +156,12 @@ describe('merging assets', () => {
     it('stores what it answers, and the merged asset answers 404 from then on', async () => {
       expect(await ok('GET', '/api/assets/m-target')).toEqual(merged);
       expect(await status('m-other')).toBe(404);
-      expect((await ok('GET', '/api/assets?mac=aa:bb:cc:00:00:02')).assets.map((a: Json) => a.id)).toEqual(['m-target']);
-      expect((await ok('GET', '/api/assets?cidr=192.0.2.11/32')).assets.map((a: Json) => a.id)).toEqual(['m-target']);
+      expect(
+        (await ok('GET', '/api/assets?mac=aa:bb:cc:00:00:02')).assets.map((a: Json) => a.id),
+      ).toEqual(['m-target']);
+      expect(
+        (await ok('GET', '/api/assets?cidr=192.0.2.11/32')).assets.map((a: Json) => a.id),
+      ).toEqual(['m-target']);
     });
 
     it('keeps one finding per vulnerability: the target own, else theirs, with the widest sightings', async () => {
@@ -170,7 +174,9 @@ describe('merging assets', () => {
       const cve2 = byVuln.get('CVE-2')!;
       expect(cve2).toMatchObject({ score: 5, severity: 'medium', status: 'open' });
       expect(cve2.sources).toEqual(['scan-a', 'scan-b']);
-      expect(Date.parse(cve2.firstSeenAt)).toBeLessThanOrEqual(Date.parse(before.target.firstSeenAt));
+      expect(Date.parse(cve2.firstSeenAt)).toBeLessThanOrEqual(
+        Date.parse(before.target.firstSeenAt),
+      );
       expect(cve2.firstSeenAt).toBe(byVuln.get('CVE-3')!.firstSeenAt);
       expect(byVuln.get('CVE-3')!.sources).toEqual(['scan-b']);
     });
@@ -208,12 +214,7 @@ describe('merging assets', () => {
       expect(deleted.before).toEqual(before.other);
       expect(deleted.requestId).toBe(update.requestId);
       if (requestId !== null) expect(update.requestId).toBe(requestId);
-      const sameRequest = (await ok(
-        'GET',
-        `/api/changes?limit=1000`,
-        undefined,
-        admin,
-      )) as Json[];
+      const sameRequest = (await ok('GET', `/api/changes?limit=1000`, undefined, admin)) as Json[];
       const kinds = sameRequest
         .filter((change) => change.requestId === update.requestId)
         .map((change) => `${change.action} ${change.objectType}`)

@@ -53,12 +53,33 @@ describe('planFindingFolds', () => {
       't',
       ['a'],
       [
-        finding({ id: 'f1', assetId: 't', vulnId: 'CVE-1', firstSeenAt: day(5), lastSeenAt: day(6), sources: ['s1'], nextPosition: 1 }),
-        finding({ id: 'f2', assetId: 'a', vulnId: 'CVE-1', firstSeenAt: day(2), lastSeenAt: day(9), sources: ['s2', 's1'], nextPosition: 2 }),
+        finding({
+          id: 'f1',
+          assetId: 't',
+          vulnId: 'CVE-1',
+          firstSeenAt: day(5),
+          lastSeenAt: day(6),
+          sources: ['s1'],
+          nextPosition: 1,
+        }),
+        finding({
+          id: 'f2',
+          assetId: 'a',
+          vulnId: 'CVE-1',
+          firstSeenAt: day(2),
+          lastSeenAt: day(9),
+          sources: ['s2', 's1'],
+          nextPosition: 2,
+        }),
       ],
     );
     expect(folds).toEqual([
-      { id: 'f1', firstSeenAt: day(2), lastSeenAt: day(9), sourceAdds: [{ source: 's2', position: 1 }] },
+      {
+        id: 'f1',
+        firstSeenAt: day(2),
+        lastSeenAt: day(9),
+        sourceAdds: [{ source: 's2', position: 1 }],
+      },
     ]);
   });
 
@@ -68,7 +89,13 @@ describe('planFindingFolds', () => {
       ['a', 'b', 'c'],
       [
         finding({ id: 'fc', assetId: 'c', vulnId: 'CVE-2', lastSeenAt: day(8) }),
-        finding({ id: 'fb', assetId: 'b', vulnId: 'CVE-2', lastSeenAt: day(8), firstSeenAt: day(1) }),
+        finding({
+          id: 'fb',
+          assetId: 'b',
+          vulnId: 'CVE-2',
+          lastSeenAt: day(8),
+          firstSeenAt: day(1),
+        }),
         finding({ id: 'fa', assetId: 'a', vulnId: 'CVE-2', lastSeenAt: day(7) }),
       ],
     );
@@ -98,10 +125,11 @@ describe('planRelationMoves', () => {
   });
 
   it('keeps the earliest created of repeats none of which is the target own', () => {
-    const plan = planRelationMoves('t', ['a', 'b'], [
-      relation('late', 'b', 'p', 'link', 9),
-      relation('early', 'a', 'p', 'link', 3),
-    ]);
+    const plan = planRelationMoves(
+      't',
+      ['a', 'b'],
+      [relation('late', 'b', 'p', 'link', 9), relation('early', 'a', 'p', 'link', 3)],
+    );
     expect(plan.moves.map((m) => m.relation.id)).toEqual(['early']);
     expect(plan.deletes.map((r) => r.id)).toEqual(['late']);
   });
@@ -109,7 +137,10 @@ describe('planRelationMoves', () => {
 
 describe('rewriteDiagramContent', () => {
   it('names the target in place of merged assets, the rest as it was', () => {
-    const content = JSON.stringify({ nodes: [{ x: 1, assetId: 'a' }, { assetId: 'p' }], edges: [{ from: 'a' }] });
+    const content = JSON.stringify({
+      nodes: [{ x: 1, assetId: 'a' }, { assetId: 'p' }],
+      edges: [{ from: 'a' }],
+    });
     expect(rewriteDiagramContent(content, 't', ['a'])).toBe(
       JSON.stringify({ nodes: [{ x: 1, assetId: 't' }, { assetId: 'p' }], edges: [{ from: 'a' }] }),
     );

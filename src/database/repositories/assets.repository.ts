@@ -517,7 +517,9 @@ export class AssetsRepository {
     if (sources.length === 0) return;
     await manager
       .getRepository(AssetSource)
-      .insert(sources.map((source, index) => ({ assetId: id, source, position: position + index })));
+      .insert(
+        sources.map((source, index) => ({ assetId: id, source, position: position + index })),
+      );
   }
 
   /**
@@ -525,7 +527,11 @@ export class AssetsRepository {
    * merged assets (merged into them before) move to it, in the unit of `manager`. Before the
    * merged assets are deleted, which would take their aliases with them.
    */
-  async addAliases(manager: EntityManager, target: string, merged: readonly string[]): Promise<void> {
+  async addAliases(
+    manager: EntityManager,
+    target: string,
+    merged: readonly string[],
+  ): Promise<void> {
     await runNamed(manager, REPOINT_ALIASES, { target, ids: merged });
     await runNamed(manager, DROP_ALIASES, { ids: merged });
     await manager

@@ -45,18 +45,18 @@ export function MergeConfirm({
       <fieldset class="checks">
         <legend>Keep</legend>
         <div>
-        {assets.map((asset) => (
-          <label key={asset.id}>
-            <input
-              type="radio"
-              name="kept"
-              value={asset.id}
-              checked={asset.id === kept.id}
-              onChange={() => setKeptId(asset.id)}
-            />{' '}
-            {asset.name} <span class="mono">{asset.id}</span>
-          </label>
-        ))}
+          {assets.map((asset) => (
+            <label key={asset.id}>
+              <input
+                type="radio"
+                name="kept"
+                value={asset.id}
+                checked={asset.id === kept.id}
+                onChange={() => setKeptId(asset.id)}
+              />{' '}
+              {asset.name} <span class="mono">{asset.id}</span>
+            </label>
+          ))}
         </div>
       </fieldset>
       <ul class="merge-plan">
