@@ -903,7 +903,7 @@ describeWithChromium('the browser UI in Chromium', () => {
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export', exact: true }).click(),
       ]);
-      const csv = readFileSync((await download.path()) as string, 'utf8');
+      const csv = readFileSync(await download.path(), 'utf8');
       const lines = csv.trim().split(/\r?\n/);
       expect(
         lines

@@ -59,9 +59,9 @@ describe('merging assets', () => {
     let diagramId: string;
 
     beforeAll(async () => {
-      // Seen first by one feed, then by another under its own id.
+      // Seen first by one feed, then by another under its own id, matched by id only: two assets.
       await ok('POST', INGEST, {
-        options: { source: 'scan-b' },
+        options: { source: 'scan-b', matchBy: ['id'] },
         assets: [
           {
             id: 'm-other',
@@ -82,7 +82,7 @@ describe('merging assets', () => {
         ],
       });
       await ok('POST', INGEST, {
-        options: { source: 'scan-a' },
+        options: { source: 'scan-a', matchBy: ['id'] },
         assets: [
           {
             id: 'm-target',
