@@ -285,6 +285,7 @@ describe('OpenAPI document', () => {
         'IngestRequestDto',
         'IngestVulnerabilityDto',
         'LoginDto',
+        'MergeAssetsDto',
         'RotateApiKeyDto',
         'ServiceInput',
         'TriageFindingDto',
