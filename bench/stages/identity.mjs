@@ -27,15 +27,15 @@ function identityAsset(i) {
   };
 }
 
-/** Assets `from` to `to` - 1, each with a relation to the next (of `count`), as a body. */
-function identityBody(from, to, count) {
+/** Assets `from` to `to` - 1 as a body, each with a relation to the next (the last to the first). */
+function identityBody(from, to) {
   const assets = [];
   const relations = [];
   for (let i = from; i < to; i++) {
     assets.push(identityAsset(i));
     relations.push({
       sourceAssetId: `host-${i}`,
-      targetAssetId: `host-${(i + 1) % count}`,
+      targetAssetId: `host-${i + 1 < to ? i + 1 : from}`,
       type: 'link',
       protocol: 'tcp',
       toPorts: '443',
@@ -52,7 +52,7 @@ export default {
   name: 'identity',
   async run(h, { quick, count }) {
     const rounds = quick ? 1 : 3;
-    const body = identityBody(0, count, count);
+    const body = identityBody(0, count);
     const file = join(h.work, `identity-${count}.json`);
     writeFileSync(file, body);
     const baselineDb = await h.baselineDatabase('identity_baseline');
@@ -115,7 +115,7 @@ export default {
       let loadMs = 0;
       for (let from = 0; from < storeCount; from += perBody) {
         const to = Math.min(from + perBody, storeCount);
-        loadMs += (await ingest(big.service, identityBody(from, to, storeCount))).ms;
+        loadMs += (await ingest(big.service, identityBody(from, to))).ms;
         h.log(`  loaded ${to} assets`);
       }
       const prefix = quick ? '10.0.0.0%2F16' : '10.1.0.0%2F16';
