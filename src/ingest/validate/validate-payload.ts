@@ -25,7 +25,7 @@ import {
   type IdentityMatchKey,
 } from '../match/identity-match.js';
 import {
-  IDENTITY_LISTS,
+  SPACED_LISTS,
   readIdentityList,
   resolveAddresses,
 } from '../../common/field-rules/identity-values.js';
@@ -56,7 +56,7 @@ const MATCH_KEYS: readonly string[] = ['id', ...IDENTITY_MATCH_KEYS];
 const ASSET_KEYS = new Set([
   'id',
   ...ASSET_FIELDS,
-  ...IDENTITY_LISTS,
+  ...SPACED_LISTS,
   'vulnerabilities',
   'services',
 ]);
@@ -149,7 +149,7 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   if (value.services !== undefined) {
     asset.services = checkEntryList(value.services, `${path}.services`, SERVICE_LIST);
   }
-  for (const list of IDENTITY_LISTS) {
+  for (const list of SPACED_LISTS) {
     if (value[list] === undefined) continue;
     const read = readIdentityList(list, value[list], `${path}.${list}`);
     if ('problem' in read) fail(read.problem);
