@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { post, put, type Asset } from '../api';
+import { post, put, spacedValues, type Asset } from '../api';
 import { ErrorMessage, Field } from '../ui';
 
 const TEXT_FIELDS = [
@@ -12,7 +12,7 @@ const TEXT_FIELDS = [
   ['os_version', 'OS version'],
 ] as const;
 
-type Draft = Record<(typeof TEXT_FIELDS)[number][0] | 'risk_score', string>;
+type Draft = Record<(typeof TEXT_FIELDS)[number][0] | 'risk_score' | 'tags', string>;
 
 /** Creates an asset, or edits the one given; the API's error is shown as it words it. */
 export function AssetForm({
@@ -29,6 +29,7 @@ export function AssetForm({
     for (const [key] of TEXT_FIELDS) start[key] = asset?.[key] ?? '';
     start.risk_score =
       asset?.risk_score === null || asset === undefined ? '' : String(asset.risk_score);
+    start.tags = asset?.tags.join(' ') ?? '';
     return start;
   });
   const [error, setError] = useState<unknown>(null);
@@ -48,6 +49,9 @@ export function AssetForm({
     const risk = draft.risk_score.trim();
     if (risk !== '') body.risk_score = /^\d+$/.test(risk) ? Number(risk) : risk;
     else if (asset !== undefined) body.risk_score = null;
+    // The list typed replaces the asset's tags; the API names a bad one (tags[1] must be ...).
+    const tags = spacedValues(draft.tags);
+    if (asset !== undefined || tags.length > 0) body.tags = tags;
     try {
       const saved = asset
         ? await put<Asset>(`/api/assets/${encodeURIComponent(asset.id)}`, body)
@@ -79,6 +83,13 @@ export function AssetForm({
             inputMode="numeric"
             value={draft.risk_score}
             onInput={(event) => setDraft({ ...draft, risk_score: event.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Tags" hint="separated by spaces; internet marks an asset facing the internet">
+          <input
+            name="tags"
+            value={draft.tags}
+            onInput={(event) => setDraft({ ...draft, tags: event.currentTarget.value })}
           />
         </Field>
       </div>
