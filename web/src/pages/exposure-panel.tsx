@@ -141,7 +141,7 @@ async function readExposure(): Promise<Exposure> {
  * internet-facing asset) never delay them.
  */
 export function ExposurePanel({ start }: { start: boolean }) {
-  const exposure = useAsync(async () => (start ? readExposure() : null), [start]);
+  const exposure = useAsync(() => (start ? readExposure() : Promise.resolve(null)), [start]);
   const data = exposure.data;
   return (
     <section class="panel exposure" aria-labelledby="exposure-heading" aria-busy={!data}>

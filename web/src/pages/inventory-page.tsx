@@ -150,7 +150,7 @@ export function InventoryPage({ user }: { user: User }) {
             onInput={(event) => setDraft({ ...draft, port: event.currentTarget.value })}
           />
         </Field>
-        <Field label="Tags" hint="every one held">
+        <Field label="Tags" hint="separated by spaces; assets holding them all">
           <input
             name="tag"
             placeholder="internet"
