@@ -293,7 +293,9 @@ describeWithChromium('the browser UI in Chromium', () => {
       figures.dashboardUsableMs = Math.round(await page.evaluate(() => performance.now()));
       await page.locator('.mean-time-to-fix').filter({ hasNotText: '…' }).waitFor();
       // No asset is tagged internet yet: the exposure panel reads two lists and stops there.
-      await panel('Reachable from the internet').getByText(/No asset is tagged/).waitFor();
+      await panel('Reachable from the internet')
+        .getByText(/No asset is tagged/)
+        .waitFor();
       page.off('request', onRequest);
       // One request per panel: the contract has no route that answers several at once. The
       // exposure panel's come after the first page's six have answered.

@@ -162,10 +162,7 @@ describe('asset tags', () => {
         ],
       },
     });
-    expect([response.status, response.body.error]).toEqual([
-      400,
-      `assets[1].tags[1] ${TAG_RULE}`,
-    ]);
+    expect([response.status, response.body.error]).toEqual([400, `assets[1].tags[1] ${TAG_RULE}`]);
     expectErrorBody(response);
     expect((await t.request('GET', '/api/assets/ok-1', { token: editor })).status).toBe(404);
   });

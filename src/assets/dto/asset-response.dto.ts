@@ -62,7 +62,8 @@ export class AssetResponse extends FieldsClass<
 
   @ApiProperty({
     type: [String],
-    description: 'Its tags, as given; `internet` marks an asset facing the internet. Possibly empty',
+    description:
+      'Its tags, as given; `internet` marks an asset facing the internet. Possibly empty',
     example: ['internet', 'pci'],
   })
   tags: string[];

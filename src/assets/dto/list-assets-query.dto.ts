@@ -112,8 +112,7 @@ export class ListAssetsQueryDto extends PageQueryDto {
     type: String,
     isArray: true,
     maxItems: MAX_QUERY_REPEATS,
-    description:
-      `Assets holding this tag (${MAX_TAG_LENGTH} characters at most, exact, case included); repeat the parameter for several (\`tag=internet&tag=pci\`): an asset must hold them all`,
+    description: `Assets holding this tag (${MAX_TAG_LENGTH} characters at most, exact, case included); repeat the parameter for several (\`tag=internet&tag=pci\`): an asset must hold them all`,
     example: ['internet'],
   })
   tag?: string[];

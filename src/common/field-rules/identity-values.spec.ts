@@ -68,7 +68,13 @@ describe('identity values', () => {
     expect(readIdentityList('tags', ['a', 'b c'], 'assets[2].tags')).toEqual({
       problem: 'assets[2].tags[1] must be 1 to 64 printable characters without white space',
     });
-    expect(readIdentityList('tags', Array.from({ length: 33 }, (_, i) => `t${i}`), 'tags')).toEqual({
+    expect(
+      readIdentityList(
+        'tags',
+        Array.from({ length: 33 }, (_, i) => `t${i}`),
+        'tags',
+      ),
+    ).toEqual({
       problem: 'tags must be an array of at most 32 entries',
     });
   });

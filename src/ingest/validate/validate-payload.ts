@@ -53,13 +53,7 @@ export const OPTION_KEYS: ReadonlySet<string> = new Set([
 // maxDeletions and maxFixes.
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
 const MATCH_KEYS: readonly string[] = ['id', ...IDENTITY_MATCH_KEYS];
-const ASSET_KEYS = new Set([
-  'id',
-  ...ASSET_FIELDS,
-  ...SPACED_LISTS,
-  'vulnerabilities',
-  'services',
-]);
+const ASSET_KEYS = new Set(['id', ...ASSET_FIELDS, ...SPACED_LISTS, 'vulnerabilities', 'services']);
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 /** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
 const IP_ENDS = { sourceAssetId: 'sourceAssetIp', targetAssetId: 'targetAssetIp' } as const;

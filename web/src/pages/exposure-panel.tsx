@@ -1,12 +1,4 @@
-import {
-  ApiError,
-  enc,
-  get,
-  query,
-  type Asset,
-  type Finding,
-  type Service,
-} from '../api';
+import { ApiError, enc, get, query, type Asset, type Finding, type Service } from '../api';
 import { ErrorMessage, SeverityBadge, useAsync } from '../ui';
 
 /** The tag that marks an asset facing the internet. */
@@ -113,7 +105,8 @@ async function readExposure(): Promise<Exposure> {
     const known = best.get(assetId);
     if (!known || found.hops < known.hops) best.set(assetId, found);
   };
-  for (const from of sources) if (assets.has(from.id)) keep(from.id, { from, service: null, hops: 0 });
+  for (const from of sources)
+    if (assets.has(from.id)) keep(from.id, { from, service: null, hops: 0 });
   answers.forEach((reached, index) => {
     const { from, service } = walks[index];
     for (const { asset, hops } of reached) {
@@ -152,8 +145,8 @@ export function ExposurePanel({ start }: { start: boolean }) {
       {!data && !exposure.error && <p class="notice">Looking for exposed findings…</p>}
       {data && data.internet === 0 && (
         <p class="notice">
-          No asset is tagged <span class="tag">{INTERNET_TAG}</span>: tag the assets that face
-          the internet to see which critical and high findings they reach.
+          No asset is tagged <span class="tag">{INTERNET_TAG}</span>: tag the assets that face the
+          internet to see which critical and high findings they reach.
         </p>
       )}
       {data && data.internet > 0 && data.exposed.length === 0 && (

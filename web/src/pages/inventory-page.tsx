@@ -40,7 +40,10 @@ export function InventoryPage({ user }: { user: User }) {
   useTitle('Inventory');
   const { params } = useLocation();
   const filters = Object.fromEntries(
-    FILTERS.map((name) => [name, name === 'tag' ? params.getAll(name).join(' ') : (params.get(name) ?? '')]),
+    FILTERS.map((name) => [
+      name,
+      name === 'tag' ? params.getAll(name).join(' ') : (params.get(name) ?? ''),
+    ]),
   ) as Record<Filter, string>;
   const sort = params.get('sort') ?? 'name';
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
