@@ -92,6 +92,11 @@ function csv({ rows, services, sources }) {
       row.risk_score,
       row.site,
       row.os_version,
+      // The lists a row holds as text, values separated by spaces, as the CSV writes them.
+      row.addresses,
+      row.mac_addresses,
+      row.hostnames,
+      row.tags,
       (services.get(row.id) ?? []).join(' '),
       (sources.get(row.id) ?? []).join(' '),
       row.origin,

@@ -1,12 +1,12 @@
 import type { CsvColumn } from '../common/export/export-text.js';
 import { ASSET_FIELDS } from '../database/tables/assets.table.js';
-import { IDENTITY_LISTS } from '../common/field-rules/identity-values.js';
+import { SPACED_LISTS } from '../common/field-rules/identity-values.js';
 import type { AssetResponse } from './dto/asset-response.dto.js';
 import type { ServiceResponse } from './dto/service-response.dto.js';
 
 /**
  * A column of the assets' CSV. `ingested`: the CSV ingestion takes it (an asset field, or an
- * identity list with its values separated by spaces);
+ * identity list or the tags, with their values separated by spaces);
  * otherwise the export writes it and the ingestion ignores it (what the store keeps itself).
  */
 export interface AssetCsvColumn extends CsvColumn<AssetResponse> {
@@ -28,7 +28,7 @@ export const ASSET_CSV_COLUMNS: readonly AssetCsvColumn[] = [
     ingested: true,
     cell: (asset) => asset[field],
   })),
-  ...IDENTITY_LISTS.map((list): AssetCsvColumn => ({
+  ...SPACED_LISTS.map((list): AssetCsvColumn => ({
     name: list,
     ingested: true,
     cell: (asset) => spaced(asset[list]),

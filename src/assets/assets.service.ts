@@ -7,7 +7,7 @@ import type { WriteUnit } from '../database/writer/write-unit.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import { InvalidInputError } from '../common/errors/invalid-input.error.js';
 import {
-  IDENTITY_LISTS,
+  SPACED_LISTS,
   identityText,
   identityValues,
   normalizeHostname,
@@ -15,7 +15,7 @@ import {
   prefixKeyRange,
   readIdentityList,
   resolveAddresses,
-  type IdentityList,
+  type SpacedList,
 } from '../common/field-rules/identity-values.js';
 import { toRelationResponse } from '../relations/dto/relation-response.dto.js';
 import type { Asset } from '../database/entities/asset.entity.js';
@@ -136,6 +136,7 @@ export class AssetsService {
       addresses: '',
       macAddresses: '',
       hostnames: '',
+      tags: '',
       ...identityChanges(dto, []),
       source: null,
       origin: 'manual',
@@ -174,7 +175,7 @@ export class AssetsService {
           ...changes,
           ...identityChanges(dto, storedAddresses),
         });
-        if (IDENTITY_LISTS.some((list) => dto[list] !== undefined) || dto.ip !== undefined)
+        if (SPACED_LISTS.some((list) => dto[list] !== undefined) || dto.ip !== undefined)
           await this.assets.replaceIdentifiers(manager, id);
         // Present, a list replaces the stored one: all land with the asset's update, or none.
         if (dto.services !== undefined)
@@ -230,15 +231,16 @@ export class AssetsService {
 }
 
 /**
- * The identity columns a write of `dto` changes (`storedAddresses`: the asset's addresses
- * before it): ip and addresses kept in step (resolveAddresses), each list given normalized.
+ * The identity and tag columns a write of `dto` changes (`storedAddresses`: the asset's
+ * addresses before it): ip and addresses kept in step (resolveAddresses), each list given
+ * normalized.
  */
 function identityChanges(
   dto: CreateAssetDto | UpdateAssetDto,
   storedAddresses: readonly string[],
 ): Partial<Asset> {
   const changes: Partial<Asset> = {};
-  const list = (name: IdentityList) => {
+  const list = (name: SpacedList) => {
     const given = dto[name];
     if (given === undefined) return undefined;
     const read = readIdentityList(name, given, name);
@@ -256,6 +258,8 @@ function identityChanges(
   if (macAddresses !== undefined) changes.macAddresses = identityText(macAddresses);
   const hostnames = list('hostnames');
   if (hostnames !== undefined) changes.hostnames = identityText(hostnames);
+  const tags = list('tags');
+  if (tags !== undefined) changes.tags = identityText(tags);
   return changes;
 }
 
@@ -270,6 +274,7 @@ function filtersOf(query: AssetFiltersQuery): AssetFilters {
     cidr: query.cidr === undefined ? undefined : prefixKeyRange(query.cidr)!,
     mac: query.mac === undefined ? undefined : normalizeMac(query.mac)!,
     hostname: query.hostname === undefined ? undefined : normalizeHostname(query.hostname)!,
+    tags: query.tag,
     search: query.search,
   };
 }

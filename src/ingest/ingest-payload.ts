@@ -3,7 +3,7 @@
 import type { ServiceValues } from '../common/field-rules/service-list.js';
 import type { VulnerabilityValues } from '../common/field-rules/vulnerability-list.js';
 import type { AssetFieldValues } from '../database/tables/assets.table.js';
-import type { IdentityValues } from '../common/field-rules/identity-values.js';
+import type { SpacedValues } from '../common/field-rules/identity-values.js';
 import type { IdentityMatchKey, MatchRule } from './match/identity-match.js';
 
 export type IngestMode = 'merge' | 'append' | 'replace';
@@ -24,8 +24,8 @@ export interface IngestAsset {
   fields: IngestAssetFields;
   vulnerabilities?: IngestVulnerability[];
   services?: IngestService[];
-  /** The identity lists the item gives, normalized; a list left out is absent. */
-  identity?: Partial<IdentityValues>;
+  /** The identity lists and tags the item gives, normalized; a list left out is absent. */
+  identity?: Partial<SpacedValues>;
 }
 
 export interface IngestRelation {

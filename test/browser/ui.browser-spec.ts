@@ -292,9 +292,14 @@ describeWithChromium('the browser UI in Chromium', () => {
       await page.locator('.trend-chart canvas').waitFor();
       figures.dashboardUsableMs = Math.round(await page.evaluate(() => performance.now()));
       await page.locator('.mean-time-to-fix').filter({ hasNotText: '…' }).waitFor();
+      // No asset is tagged internet yet: the exposure panel reads two lists and stops there.
+      await panel('Reachable from the internet')
+        .getByText(/No asset is tagged/)
+        .waitFor();
       page.off('request', onRequest);
-      // One request per panel: the contract has no route that answers several at once.
-      expect(requested.sort()).toEqual([
+      // One request per panel: the contract has no route that answers several at once. The
+      // exposure panel's come after the first page's six have answered.
+      expect(requested.slice(0, 6).sort()).toEqual([
         '/api/assets',
         '/api/findings',
         '/api/findings/summary',
@@ -302,6 +307,7 @@ describeWithChromium('the browser UI in Chromium', () => {
         '/api/integrations/runs',
         '/api/sources',
       ]);
+      expect(requested.slice(6).sort()).toEqual(['/api/assets', '/api/findings']);
 
       const api = async (path: string) => (await t.request('GET', path, { token })).body;
       const summary = await api('/api/findings/summary');
@@ -540,6 +546,71 @@ describeWithChromium('the browser UI in Chromium', () => {
       await shot('diagrams');
       await page.getByRole('link', { name: 'DMZ web path' }).click();
       await page.getByText(/Opened DMZ web path: 3 assets/).waitFor();
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    'tags an asset internet in its form, lists it by tag, and shows on the dashboard the findings it reaches',
+    async () => {
+      // The seed's edge-firewall lets tcp/443 through to web-frontend-1 (relation fw-1 → web-1),
+      // whose https service (443/tcp) runs on an asset with a critical and a high finding.
+      await page.goto(`${t.baseUrl}/assets/fw-1`);
+      await page.getByRole('heading', { name: /edge-firewall/, level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Tags').fill(`internet ${'x'.repeat(65)}`);
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+        /tags\[1\] must be 1 to 64 printable characters without white space/,
+      );
+      await page.getByLabel('Tags').fill('internet  dmz');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const tags = page.locator('dl.fields dd.tags a');
+      await tags.first().waitFor();
+      await expect(tags.allTextContents()).resolves.toEqual(['internet', 'dmz']);
+      const stored = await t.request('GET', '/api/assets/fw-1', { token });
+      expect(stored.body.tags).toEqual(['internet', 'dmz']);
+
+      // A tag opens the inventory of the assets holding it; the filter is kept in the address.
+      await tags.first().click();
+      await page.waitForURL(/\/assets\?tag=internet$/);
+      await rows(1);
+      await expect(page.getByLabel('Tags').inputValue()).resolves.toBe('internet');
+      await page.getByLabel('Tags').fill('internet pci');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForURL(/tag=internet&tag=pci/);
+      await rows(0);
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await rows(4);
+
+      // The dashboard: what the API's reachability answers, row for row.
+      const reached = await t.request('GET', '/api/assets/fw-1/reachable?port=443&protocol=tcp', {
+        token,
+      });
+      expect(reached.body.map((entry: { asset: { id: string } }) => entry.asset.id)).toContain(
+        'web-1',
+      );
+      await go('Dashboard');
+      const exposure = page.locator('section.panel.exposure');
+      await exposure.locator('table.exposure-table tbody tr').first().waitFor();
+      const shown = await exposure
+        .locator('table.exposure-table tbody tr')
+        .evaluateAll((found) =>
+          found.map((row) => [
+            row.querySelector('td a')?.textContent,
+            ...[...row.querySelectorAll('td')].slice(1).map((cell) => cell.textContent),
+          ]),
+        );
+      expect(shown).toEqual([
+        ['CVE-2024-0002', 'web-frontend-1', '443/tcp', 'edge-firewall, 1 hop'],
+        ['CVE-2024-0003', 'web-frontend-1', '443/tcp', 'edge-firewall, 1 hop'],
+      ]);
+      await exposure.getByRole('link', { name: 'CVE-2024-0002' }).click();
+      await page.waitForURL(/\/findings\?vulnId=CVE-2024-0002&status=open$/);
+      await findingRows(1);
+      await page.goBack();
+      await exposure.locator('table.exposure-table tbody tr').first().waitFor();
+      await shot('dashboard');
     },
     STEP_TIMEOUT,
   );

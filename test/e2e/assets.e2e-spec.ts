@@ -26,6 +26,7 @@ const ASSET_KEYS = [
   'site',
   'source',
   'sources',
+  'tags',
   'type',
   'updatedAt',
   'vendor',
@@ -107,6 +108,7 @@ describe('assets', () => {
         addresses: ['10.0.0.1'],
         macAddresses: [],
         hostnames: [],
+        tags: [],
         source: null,
         vulnerabilities: [],
         // In port order, absent values null.

@@ -26,6 +26,7 @@ const ASSET_HEADER = [
   'addresses',
   'macAddresses',
   'hostnames',
+  'tags',
   'services',
   'sources',
   'origin',
@@ -212,6 +213,7 @@ describe('Export of assets and findings (CSV and NDJSON)', () => {
         addresses: '192.0.2.1',
         macAddresses: '',
         hostnames: '',
+        tags: '',
         services: '53/udp 443/tcp/https',
         sources: 'nmap-dmz',
         origin: 'ingest',
@@ -251,6 +253,8 @@ describe('Export of assets and findings (CSV and NDJSON)', () => {
           addresses: ['10.7.0.1', 'fe80::7'],
           macAddresses: ['aa:bb:cc:dd:ee:07'],
           hostnames: ['formula.example', 'formula'],
+          // A first tag a spreadsheet would run, and quotes and a backslash in the history's copy.
+          tags: ['-internet', 'pci', 'say:"hi"', 'back\\slash', 'café'],
         },
       });
       expect(formula.status).toBe(201);

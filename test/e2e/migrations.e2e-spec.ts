@@ -615,3 +615,44 @@ describe('the AssetIdentity migration on a stored inventory', () => {
     ]);
   });
 });
+
+describe('the AssetTags migration on a stored inventory', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  let token: string;
+  const created = stamp('2026-05-06T07:08:09.012Z');
+
+  beforeAll(async () => {
+    ({ database, t, token } = await storeBefore('AssetTags', async (previous) => {
+      for (const id of ['edge', 'db']) {
+        await previous.query(
+          `INSERT INTO assets (id, name, origin, created_at, updated_at)
+           VALUES ('${id}', '${id}-name', 'manual', ${literal(created.sql)}, ${literal(created.sql)})`,
+        );
+      }
+      await previous.query(
+        `INSERT INTO relations (id, source_asset_id, target_asset_id, type, direction, created_at, updated_at)
+         VALUES ('rel-t', 'edge', 'db', 'uplink', 'bi', ${literal(created.sql)}, ${literal(created.sql)})`,
+      );
+    }));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('leaves the schema up to date and as the entities describe it', () =>
+    expectSchemaAsEntities(t));
+
+  it('gives every asset an empty tag list, its relations kept, and tags it afterwards', async () => {
+    expect(await getOk(t, token, '/api/assets/edge')).toMatchObject({ tags: [] });
+    expect((await getOk(t, token, '/api/relations/rel-t')).targetAssetId).toBe('db');
+    const tagged = await t.request('PUT', '/api/assets/edge', {
+      token,
+      body: { tags: ['internet'] },
+    });
+    expect([tagged.status, tagged.body.tags]).toEqual([200, ['internet']]);
+    const listed = await getOk(t, token, '/api/assets?tag=internet');
+    expect(listed.assets.map((asset: any) => asset.id)).toEqual(['edge']);
+  });
+});

@@ -371,8 +371,14 @@ describe('OpenAPI document', () => {
         ['sort', 'query'],
         ['port', 'query'],
         ['service', 'query'],
+        ['tag', 'query'],
       ]),
     );
+    // Repeated for several tags: an array, one value per parameter.
+    expect(assets.parameters.find((parameter: any) => parameter.name === 'tag')).toMatchObject({
+      required: false,
+      schema: { type: 'array', items: { type: 'string' }, maxItems: 32 },
+    });
     const port = assets.parameters.find((parameter: any) => parameter.name === 'port');
     expect(port).toMatchObject({
       required: false,
@@ -414,6 +420,7 @@ describe('OpenAPI document', () => {
         'addresses',
         'macAddresses',
         'hostnames',
+        'tags',
         'type',
         'vendor',
         'model',
@@ -437,7 +444,7 @@ describe('OpenAPI document', () => {
     });
     expect(document.components.schemas.AssetOrigin.enum).toEqual(['manual', 'ingest']);
     expect(asset.properties.sources).toMatchObject({ type: 'array', items: { type: 'string' } });
-    for (const list of ['addresses', 'macAddresses', 'hostnames'])
+    for (const list of ['addresses', 'macAddresses', 'hostnames', 'tags'])
       expect(asset.properties[list]).toMatchObject({ type: 'array', items: { type: 'string' } });
     for (const sighting of ['firstSeenAt', 'lastSeenAt']) {
       expect(asset.properties[sighting]).toMatchObject({

@@ -51,6 +51,8 @@ export interface Asset {
   risk_score: number | null;
   site: string | null;
   os_version: string | null;
+  /** Kept as given; `internet` marks an asset facing the internet. */
+  tags: string[];
   source: string | null;
   vulnerabilities: Vulnerability[];
   services: Service[];
@@ -358,16 +360,27 @@ export const del = async (path: string): Promise<void> => {
 };
 
 /** A query string of the values that are set. */
-export function query(params: Record<string, string | number | undefined | null>): string {
+/** A query string; a list is the parameter repeated, once per value (`tag=a&tag=b`). */
+export function query(
+  params: Record<string, string | number | string[] | undefined | null>,
+): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== '') search.append(key, item);
+    } else if (value !== undefined && value !== null && value !== '') {
+      search.set(key, String(value));
+    }
   }
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
 }
 
 export const enc = encodeURIComponent;
+
+/** The values of a list typed as text, separated by white space (tags never hold any). */
+export const spacedValues = (text: string): string[] =>
+  text.split(/\s+/).filter((value) => value !== '');
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

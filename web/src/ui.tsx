@@ -163,7 +163,7 @@ export function ExportButton({
 }: {
   path: string;
   name: string;
-  params: Record<string, string>;
+  params: Record<string, string | string[]>;
 }) {
   const [format, setFormat] = useState<'csv' | 'ndjson'>('csv');
   const [busy, setBusy] = useState(false);

@@ -61,6 +61,14 @@ export class AssetResponse extends FieldsClass<
   hostnames: string[];
 
   @ApiProperty({
+    type: [String],
+    description:
+      'Its tags, as given; `internet` marks an asset facing the internet. Possibly empty',
+    example: ['internet', 'pci'],
+  })
+  tags: string[];
+
+  @ApiProperty({
     type: String,
     nullable: true,
     description: 'The ingestion feed (options.source) that last wrote the asset',
@@ -141,6 +149,7 @@ export function toAssetResponse(
   response.addresses = identityValues(row.addresses);
   response.macAddresses = identityValues(row.mac_addresses);
   response.hostnames = identityValues(row.hostnames);
+  response.tags = identityValues(row.tags);
   response.source = row.source;
   response.vulnerabilities = vulnerabilities;
   response.services = services;

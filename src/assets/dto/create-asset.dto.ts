@@ -40,6 +40,10 @@ export class CreateAssetDto extends FieldsClass<AssetFieldsInput, AssetField>(
   @ApiPropertyOptional(IDENTITY_LIST_DOCS.hostnames)
   hostnames?: string[];
 
+  @IsIdentityList('tags')
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.tags)
+  tags?: string[];
+
   @IsEntryList(SERVICE_LIST)
   @ApiPropertyOptional({
     type: () => [ServiceInput],

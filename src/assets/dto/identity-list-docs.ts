@@ -2,11 +2,16 @@ import type { ApiPropertyOptions } from '@nestjs/swagger';
 import {
   MAX_HOSTNAME_LENGTH,
   MAX_IDENTITY_ENTRIES,
-  type IdentityList,
+  MAX_TAGS,
+  TAG_RULE_TEXT,
+  type SpacedList,
 } from '../../common/field-rules/identity-values.js';
 
-/** The OpenAPI schema of each identity list as a request gives it (REST and ingestion items). */
-export const IDENTITY_LIST_DOCS: Record<IdentityList, ApiPropertyOptions> = {
+/**
+ * The OpenAPI schema of each identity list and of the tags as a request gives them (REST and
+ * ingestion items).
+ */
+export const IDENTITY_LIST_DOCS: Record<SpacedList, ApiPropertyOptions> = {
   addresses: {
     type: [String],
     maxItems: MAX_IDENTITY_ENTRIES,
@@ -26,5 +31,11 @@ export const IDENTITY_LIST_DOCS: Record<IdentityList, ApiPropertyOptions> = {
     maxItems: MAX_IDENTITY_ENTRIES,
     description: `Its DNS names (each up to ${MAX_HOSTNAME_LENGTH} characters), written in lower case without a final dot; present replaces the list. Cannot be null`,
     example: ['core-switch.paris.example.com'],
+  },
+  tags: {
+    type: [String],
+    maxItems: MAX_TAGS,
+    description: `Its tags, each ${TAG_RULE_TEXT}, kept as given (case included); repeats are left out. \`internet\` marks an asset facing the internet (the dashboard's exposure). Present replaces the list. Cannot be null`,
+    example: ['internet', 'pci'],
   },
 };

@@ -12,8 +12,15 @@ import { DigitsToNumber } from '../../common/validators/query-integer.validator.
 import { IsOptionalText } from '../../common/validators/text.validator.js';
 import { IsOptionalQueryValue } from '../../common/validators/identity-query.validator.js';
 import {
+  IsRepeatableQueryValue,
+  MAX_QUERY_REPEATS,
+} from '../../common/validators/repeatable-query.validator.js';
+import {
+  MAX_TAG_LENGTH,
+  TAG_RULE_TEXT,
   normalizeHostname,
   normalizeMac,
+  normalizeTag,
   prefixKeyRange,
 } from '../../common/field-rules/identity-values.js';
 
@@ -98,6 +105,17 @@ export class ListAssetsQueryDto extends PageQueryDto {
     example: 'web-01.example.com',
   })
   hostname?: string;
+
+  /** Assets holding every tag given (the parameter repeated for several). */
+  @IsRepeatableQueryValue(normalizeTag, `a tag: ${TAG_RULE_TEXT}`)
+  @ApiPropertyOptional({
+    type: String,
+    isArray: true,
+    maxItems: MAX_QUERY_REPEATS,
+    description: `Assets holding this tag (${MAX_TAG_LENGTH} characters at most, exact, case included); repeat the parameter for several (\`tag=internet&tag=pci\`): an asset must hold them all`,
+    example: ['internet'],
+  })
+  tag?: string[];
 
   /** Where the page starts: the cursor of the `next` link of the page before. */
   @IsOptionalText(MAX_CURSOR_LENGTH)

@@ -4,6 +4,7 @@ import {
   normalizeAddress,
   normalizeHostname,
   normalizeMac,
+  normalizeTag,
   prefixKeyRange,
   readIdentityList,
   resolveAddresses,
@@ -56,6 +57,26 @@ describe('identity values', () => {
         'addresses',
       ),
     ).toEqual({ problem: 'addresses must be an array of at most 64 entries' });
+  });
+
+  it('keeps a tag as given: 1 to 64 printable characters, none of them white space', () => {
+    for (const tag of ['internet', 'PCI', 'say:"hi"', 'a\\b', 'café', `${'x'.repeat(63)}😀`])
+      expect(normalizeTag(tag)).toBe(tag);
+    for (const tag of ['', 'two words', 'tab\there', 'no\u00a0break', 'x'.repeat(65), 'a\u0000', 7])
+      expect(normalizeTag(tag)).toBeNull();
+    expect(readIdentityList('tags', ['a', 'b', 'a'], 'tags')).toEqual({ values: ['a', 'b'] });
+    expect(readIdentityList('tags', ['a', 'b c'], 'assets[2].tags')).toEqual({
+      problem: 'assets[2].tags[1] must be 1 to 64 printable characters without white space',
+    });
+    expect(
+      readIdentityList(
+        'tags',
+        Array.from({ length: 33 }, (_, i) => `t${i}`),
+        'tags',
+      ),
+    ).toEqual({
+      problem: 'tags must be an array of at most 32 entries',
+    });
   });
 
   it('keys addresses so that a prefix is a range of keys', () => {

@@ -2,9 +2,11 @@ import { isIP } from 'node:net';
 import { parseCidr } from '../key-rules.js';
 
 /*
- * An asset's identity lists (addresses, MAC addresses, host names): how each value is checked
- * and written, the limits of a list, and the sortable key an address is indexed by
- * (asset_identifiers). REST and ingestion read them alike.
+ * An asset's identity lists (addresses, MAC addresses, host names) and its tags: how each value
+ * is checked and written, the limits of a list, and the sortable key an address is indexed by
+ * (asset_identifiers). REST and ingestion read them alike. The tags are kept as the identity
+ * lists are (their values separated by spaces in the asset's row, a row each in
+ * asset_identifiers), but match no asset in an ingestion.
  */
 
 /** Most entries of one list. */
@@ -14,12 +16,27 @@ export const MAX_HOSTNAME_LENGTH = 253;
 /** The longest address text: the longest IPv6 form (as the ip column). */
 const MAX_ADDRESS_LENGTH = 45;
 
-/** The three lists, by their names in the API. */
+/** Most tags of an asset. */
+export const MAX_TAGS = 32;
+/** The longest tag. */
+export const MAX_TAG_LENGTH = 64;
+
+/** The three identity lists, by their names in the API. */
 export const IDENTITY_LISTS = ['addresses', 'macAddresses', 'hostnames'] as const;
 export type IdentityList = (typeof IDENTITY_LISTS)[number];
 
-/** An asset's three lists, normalized. */
+/** An asset's three identity lists, normalized. */
 export type IdentityValues = Record<IdentityList, string[]>;
+
+/**
+ * Every list an asset's row holds as text, its values separated by spaces: the identity lists,
+ * then the tags.
+ */
+export const SPACED_LISTS = [...IDENTITY_LISTS, 'tags'] as const;
+export type SpacedList = (typeof SPACED_LISTS)[number];
+
+/** An asset's spaced lists, normalized. */
+export type SpacedValues = Record<SpacedList, string[]>;
 
 // A MAC address in any common notation: six pairs with `:` or `-`, three groups of four with
 // `.` (Cisco), or twelve hexadecimal digits.
@@ -103,16 +120,34 @@ export function normalizeHostname(value: unknown): string | null {
   return name.length <= MAX_HOSTNAME_LENGTH && HOSTNAME.test(name) ? name : null;
 }
 
+// Printable characters (no controls, no lone surrogates) and no white space: lists are written
+// separated by spaces, in the asset's row as in a CSV cell, and read back split on white space.
+const TAG = /^[\x21-\x7e\u00a0-\ud7ff\ue000-\u{10ffff}]+$/u;
+
+/**
+ * A tag as the service keeps it (as given, case kept), or null: 1 to 64 printable characters,
+ * none of them white space.
+ */
+export function normalizeTag(value: unknown): string | null {
+  if (typeof value !== 'string' || !TAG.test(value) || /\s/u.test(value)) return null;
+  return [...value].length <= MAX_TAG_LENGTH ? value : null;
+}
+
+/** What a tag must be, as a problem says it. */
+export const TAG_RULE_TEXT = `1 to ${MAX_TAG_LENGTH} printable characters without white space`;
+
 const LIST_RULES: Record<
-  IdentityList,
-  { normalize: (value: unknown) => string | null; what: string }
+  SpacedList,
+  { normalize: (value: unknown) => string | null; what: string; max: number }
 > = {
-  addresses: { normalize: normalizeAddress, what: 'an IP address' },
-  macAddresses: { normalize: normalizeMac, what: 'a MAC address' },
+  addresses: { normalize: normalizeAddress, what: 'an IP address', max: MAX_IDENTITY_ENTRIES },
+  macAddresses: { normalize: normalizeMac, what: 'a MAC address', max: MAX_IDENTITY_ENTRIES },
   hostnames: {
     normalize: normalizeHostname,
     what: `a DNS name of at most ${MAX_HOSTNAME_LENGTH} characters`,
+    max: MAX_IDENTITY_ENTRIES,
   },
+  tags: { normalize: normalizeTag, what: TAG_RULE_TEXT, max: MAX_TAGS },
 };
 
 /**
@@ -120,13 +155,13 @@ const LIST_RULES: Record<
  * a repeat left out, in the order given; or the first problem.
  */
 export function readIdentityList(
-  list: IdentityList,
+  list: SpacedList,
   value: unknown,
   path: string,
 ): { values: string[] } | { problem: string } {
-  if (!Array.isArray(value) || value.length > MAX_IDENTITY_ENTRIES)
-    return { problem: `${path} must be an array of at most ${MAX_IDENTITY_ENTRIES} entries` };
-  const { normalize, what } = LIST_RULES[list];
+  const { normalize, what, max } = LIST_RULES[list];
+  if (!Array.isArray(value) || value.length > max)
+    return { problem: `${path} must be an array of at most ${max} entries` };
   const values: string[] = [];
   for (const [index, entry] of value.entries()) {
     const normalized = normalize(entry);

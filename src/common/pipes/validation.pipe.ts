@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { prototypeKeyPath } from './prototype-keys.js';
+import { REPEATABLE_QUERY_RULE } from '../validators/repeatable-query.validator.js';
 
 /** `assets[3].ip must be an IP address`: each failed rule, prefixed with the field's full path. */
 export function describeValidationErrors(errors: ValidationError[], parent = ''): string[] {
@@ -47,23 +48,26 @@ function ownQuickCheck(metatype: unknown): QuickCheckedDto['quickCheck'] | null 
 }
 
 /**
- * No query parameter takes a list: one of `dto`'s given twice (`?limit=1&limit=2`, which the
- * query string parser makes a list) is refused as such, not with its type's message. An unknown
- * one is left to the whitelist, which names it as unknown.
+ * A query parameter takes a list only when its rule says so (IsRepeatableQueryValue): another
+ * of `dto`'s given twice (`?limit=1&limit=2`, which the query string parser makes a list) is
+ * refused as such, not with its type's message. An unknown one is left to the whitelist, which
+ * names it as unknown.
  */
 function refuseRepeated(query: unknown, dto: Type): void {
   if (query === null || typeof query !== 'object') return;
   for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value) && isValidatedProperty(dto, key)) {
+    if (!Array.isArray(value)) continue;
+    const rules = propertyRules(dto, key);
+    if (rules.length > 0 && !rules.some((rule) => rule.name === REPEATABLE_QUERY_RULE)) {
       throw new BadRequestException(`${key} must be given once`);
     }
   }
 }
 
-function isValidatedProperty(dto: Type, key: string): boolean {
+function propertyRules(dto: Type, key: string) {
   return getMetadataStorage()
     .getTargetValidationMetadatas(dto, '', true, false)
-    .some((rule) => rule.propertyName === key);
+    .filter((rule) => rule.propertyName === key);
 }
 
 /**

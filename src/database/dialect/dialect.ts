@@ -143,7 +143,7 @@ export abstract class Dialect {
 
   /**
    * An entry's value for jsonObject: the text of `expression`, values separated by spaces
-   * (none holding a space, a quote or a backslash), as a JSON array of them.
+   * (none holding a space; a tag may hold a quote or a backslash), as a JSON array of them.
    */
   abstract spacedListJson(expression: string): string;
 

@@ -74,4 +74,9 @@ export class Asset {
 
   @Column({ type: 'text', default: '' })
   hostnames: string;
+
+  // Its tags, kept as the identity lists are: separated by spaces here, a row each (kind `tag`)
+  // in asset_identifiers, which the list's `tag` filter looks up.
+  @Column({ type: 'text', default: '' })
+  tags: string;
 }

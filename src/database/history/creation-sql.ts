@@ -46,6 +46,7 @@ const assetAsCreated = (dialect: Dialect): JsonEntry[] => [
   ['addresses', dialect.spacedListJson('x.addresses')],
   ['macAddresses', dialect.spacedListJson('x.mac_addresses')],
   ['hostnames', dialect.spacedListJson('x.hostnames')],
+  ['tags', dialect.spacedListJson('x.tags')],
   ['source', 'x.source'],
   [
     'vulnerabilities',

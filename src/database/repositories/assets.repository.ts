@@ -93,6 +93,9 @@ const HAS_MAC =
   "assets.id IN (SELECT i.asset_id FROM asset_identifiers i WHERE i.kind = 'mac' AND i.value = :mac)";
 const HAS_HOSTNAME =
   "assets.id IN (SELECT i.asset_id FROM asset_identifiers i WHERE i.kind = 'host' AND i.value = :hostname)";
+// One condition per tag asked, each through the same index: an asset must hold them all.
+const hasTag = (parameter: string) =>
+  `assets.id IN (SELECT i.asset_id FROM asset_identifiers i WHERE i.kind = 'tag' AND i.value = :${parameter})`;
 // Rows of one multi-row insert: 6 values each, well within either database's parameter limit.
 const SERVICES_PER_INSERT = 1000;
 
@@ -183,6 +186,8 @@ export interface AssetFilters {
   mac?: string;
   /** A host name it holds, normalized. */
   hostname?: string;
+  /** Tags it holds, every one of them. */
+  tags?: readonly string[];
   /** A case-insensitive substring of a searched column (searchCondition). */
   search?: string;
 }
@@ -348,7 +353,7 @@ export class AssetsRepository {
       conditions.push(condition);
       Object.assign(parameters, values);
     };
-    const { type, site, source, port, service, cidr, mac, hostname, search } = filters;
+    const { type, site, source, port, service, cidr, mac, hostname, tags, search } = filters;
     if (type !== undefined) filter('type = :type', { type });
     if (site !== undefined) filter('site = :site', { site });
     if (source !== undefined) filter(HAS_SOURCE, { source });
@@ -357,6 +362,9 @@ export class AssetsRepository {
     if (cidr !== undefined) filter(HAS_ADDRESS_IN, { cidrLow: cidr.low, cidrHigh: cidr.high });
     if (mac !== undefined) filter(HAS_MAC, { mac });
     if (hostname !== undefined) filter(HAS_HOSTNAME, { hostname });
+    // A tag asked twice is one condition.
+    for (const [index, tag] of [...new Set(tags)].entries())
+      filter(hasTag(`tag${index}`), { [`tag${index}`]: tag });
     if (search) {
       const found = searchCondition(this.dialect, search, { indexed });
       filter(found.condition, found.parameters);
@@ -468,7 +476,7 @@ export class AssetsRepository {
 
   /**
    * Writes the asset's identifier rows again from the lists its row holds, in the unit of
-   * `manager`: after any write of its addresses, MAC addresses or host names.
+   * `manager`: after any write of its addresses, MAC addresses, host names or tags.
    */
   async replaceIdentifiers(manager: EntityManager, id: string): Promise<void> {
     const row = await this.find(id, manager);

@@ -109,7 +109,9 @@ export class SqliteDialect extends Dialect {
   }
 
   spacedListJson(expression: string): string {
-    return `json(CASE WHEN ${expression} = '' THEN '[]' ELSE '["' || replace(${expression}, ' ', '","') || '"]' END)`;
+    // A tag may hold a quote or a backslash: escaped for JSON before the spaces become commas.
+    const escaped = `replace(replace(${expression}, '\\', '\\\\'), '"', '\\"')`;
+    return `json(CASE WHEN ${expression} = '' THEN '[]' ELSE '["' || replace(${escaped}, ' ', '","') || '"]' END)`;
   }
 
   createdRecordsSelect(objectType: string, table: string, count: number): string {

@@ -27,6 +27,7 @@ export const ASSET_COLUMNS = {
   addresses: text('addresses'),
   macAddresses: text('mac_addresses'),
   hostnames: text('hostnames'),
+  tags: text('tags'),
 } as const satisfies { [P in keyof Asset]-?: InsertColumn };
 
 /** Every column, in the table's order: what an insert of a whole row writes. */
@@ -88,16 +89,20 @@ export function assetFieldProperties(
 /** An assets row as raw SQL reads it (`SELECT *`), its timestamps as the driver gives them. */
 export type StoredAssetRow = RowOf<Asset, typeof ASSET_COLUMNS>;
 
-/** The columns of an asset's identity lists (values separated by spaces), in the table's order. */
-export const IDENTITY_COLUMNS = ['addresses', 'mac_addresses', 'hostnames'] as const;
-export type IdentityColumn = (typeof IDENTITY_COLUMNS)[number];
+/**
+ * The columns of an asset's lists held as text, values separated by spaces (the identity lists
+ * and the tags), in the table's order.
+ */
+export const LIST_COLUMNS = ['addresses', 'mac_addresses', 'hostnames', 'tags'] as const;
+export type ListColumn = (typeof LIST_COLUMNS)[number];
 
-/** Each identity column with the list's name in the API. */
-export const IDENTITY_FIELDS = [
+/** Each list column with the list's name in the API. */
+export const LIST_FIELDS = [
   ['addresses', 'addresses'],
   ['mac_addresses', 'macAddresses'],
   ['hostnames', 'hostnames'],
-] as const satisfies readonly (readonly [IdentityColumn, string])[];
+  ['tags', 'tags'],
+] as const satisfies readonly (readonly [ListColumn, string])[];
 
 /** An assets row as the ingestion plans and writes it: its fields, lists, id and source. */
-export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | IdentityColumn | 'source'>;
+export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | ListColumn | 'source'>;

@@ -21,7 +21,7 @@ import {
   type StoredRelationRow,
 } from '../../database/repositories/relations/relation-stored-rows.js';
 import { type AssetPlan, type AssetUpdate } from '../plan/plan-assets.js';
-import { ASSET_FIELDS, IDENTITY_FIELDS } from '../../database/tables/assets.table.js';
+import { ASSET_FIELDS, LIST_FIELDS } from '../../database/tables/assets.table.js';
 import { identityValues } from '../../common/field-rules/identity-values.js';
 import { byPortProtocol, serviceList, shownAssets, vulnerabilityList } from './shown-assets.js';
 
@@ -236,7 +236,7 @@ export class ChangeWriter {
       before[field] = change.before[field];
       after[field] = change.after[field];
     }
-    for (const [column, field] of IDENTITY_FIELDS) {
+    for (const [column, field] of LIST_FIELDS) {
       before[field] = identityValues(change.before[column]);
       after[field] = identityValues(change.after[column]);
     }

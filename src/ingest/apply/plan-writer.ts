@@ -7,7 +7,7 @@ import { FindingWrites } from '../../database/repositories/findings/finding-writ
 import { RelationIngestWrites } from '../../database/repositories/relations/relation-ingest-writes.js';
 import type { IngestCounts, RelationRow } from '../plan/ingest-plan.js';
 import { type AssetPlan } from '../plan/plan-assets.js';
-import { IDENTITY_COLUMNS } from '../../database/tables/assets.table.js';
+import { LIST_COLUMNS } from '../../database/tables/assets.table.js';
 import type { StaleAssetPlan } from '../plan/plan-stale.js';
 
 /**
@@ -58,7 +58,7 @@ export class PlanWriter {
     await writes.insert(plan.creates);
     await writes.upsert(plan.updates);
     const relisted = plan.updates.filter(({ before, after }) =>
-      IDENTITY_COLUMNS.some((column) => before[column] !== after[column]),
+      LIST_COLUMNS.some((column) => before[column] !== after[column]),
     );
     await writes.replaceIdentifiers(
       [...plan.creates, ...relisted.map((update) => update.after)],

@@ -163,6 +163,9 @@ export class IngestAssetDto extends FieldsClass<
   @ApiPropertyOptional(IDENTITY_LIST_DOCS.hostnames)
   hostnames?: string[];
 
+  @ApiPropertyOptional(IDENTITY_LIST_DOCS.tags)
+  tags?: string[];
+
   @ApiPropertyOptional({
     type: () => [IngestVulnerabilityDto],
     description: "When present, replaces the asset's list of vulnerabilities",

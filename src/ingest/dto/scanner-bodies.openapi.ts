@@ -1,5 +1,5 @@
 import { ASSET_FIELDS } from '../../database/tables/assets.table.js';
-import { IDENTITY_LISTS } from '../../common/field-rules/identity-values.js';
+import { SPACED_LISTS } from '../../common/field-rules/identity-values.js';
 import {
   FORMAT_MEDIA_TYPES,
   SCANNER_FORMATS,
@@ -72,7 +72,7 @@ const FORMAT_BODIES: Record<ScannerFormat, { description: string; example?: stri
     example: MASSCAN_EXAMPLE,
   },
   csv: {
-    description: `An asset table, RFC 4180, UTF-8 (a BOM is allowed): a header row naming asset fields (${['id', ...ASSET_FIELDS, ...IDENTITY_LISTS].join(', ')}; the values of addresses, macAddresses and hostnames separated by spaces), then one asset per row; an empty cell leaves the field out. Rows are named in errors as \`line N\` (the header is line 1).`,
+    description: `An asset table, RFC 4180, UTF-8 (a BOM is allowed): a header row naming asset fields (${['id', ...ASSET_FIELDS, ...SPACED_LISTS].join(', ')}; the values of addresses, macAddresses, hostnames and tags separated by spaces), then one asset per row; an empty cell leaves the field out. Rows are named in errors as \`line N\` (the header is line 1).`,
     example: 'name,ip,type,site\nfw-1,10.0.0.1,firewall,hq\nweb-1,10.0.0.2,server,hq\n',
   },
   nuclei: {

@@ -3,6 +3,7 @@ import {
   MAX_IDENTITY_ENTRIES,
   readIdentityList,
   type IdentityList,
+  type SpacedList,
 } from '../../common/field-rules/identity-values.js';
 /*
  * What the scanner converters produce: the items a JSON body would carry, each with the name
@@ -43,7 +44,7 @@ export type RawAssetItem = {
   id?: string;
   services?: RawService[];
   vulnerabilities?: RawVulnerability[];
-} & Partial<Record<IdentityList, string[]>>;
+} & Partial<Record<SpacedList, string[]>>;
 
 /**
  * The identity lists of a scanned host, as an item carries them: only the values the lists

@@ -104,7 +104,7 @@ describe('CSV asset tables', () => {
 
   it('refuses a header naming something other than an asset field', () => {
     expect(refusal('name,ports\nx,22\n')).toBe(
-      'line 1: "ports" is not an asset field (id, name, ip, type, vendor, model, risk_score, site, os_version, addresses, macAddresses, hostnames) nor a column an export writes (services, sources, origin, firstSeenAt, lastSeenAt, createdAt, updatedAt)',
+      'line 1: "ports" is not an asset field (id, name, ip, type, vendor, model, risk_score, site, os_version, addresses, macAddresses, hostnames, tags) nor a column an export writes (services, sources, origin, firstSeenAt, lastSeenAt, createdAt, updatedAt)',
     );
     expect(refusal('name,sources,sources\nx,a,b\n')).toBe('line 1: sources is named twice');
     expect(refusal('name,,ip\n')).toBe('line 1: column 2 has no name');

@@ -1,7 +1,7 @@
 import { CsvError, Parser } from 'csv-parse';
 import type { ConvertedItem, RawAssetItem, ScannerConverter } from './converted-item.js';
 import { ASSET_CSV_COLUMNS } from '../../assets/asset-csv-columns.js';
-import { IDENTITY_LISTS } from '../../common/field-rules/identity-values.js';
+import { SPACED_LISTS } from '../../common/field-rules/identity-values.js';
 import { formulaUnquoted } from '../../common/export/spreadsheet-formulas.js';
 import { FormatError } from './format-error.js';
 import { numberOrText } from './scan-values.js';
@@ -10,8 +10,8 @@ import { numberOrText } from './scan-values.js';
 const CSV_FIELDS: ReadonlySet<string> = new Set(
   ASSET_CSV_COLUMNS.filter((column) => column.ingested).map((column) => column.name),
 );
-/** The columns of identity lists: values separated by spaces. */
-const LISTS: ReadonlySet<string> = new Set(IDENTITY_LISTS);
+/** The columns of identity lists and tags: values separated by spaces. */
+const LISTS: ReadonlySet<string> = new Set(SPACED_LISTS);
 
 /** The columns an export writes beside them, which a header may name and are ignored. */
 const EXPORT_ONLY: ReadonlySet<string> = new Set(

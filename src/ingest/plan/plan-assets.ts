@@ -18,9 +18,9 @@ import type { IngestCounts, PlanContext, StoredAsset, StoredSources } from './in
 import { identityCandidates, type MatchRule } from '../match/identity-match.js';
 import {
   ASSET_FIELDS,
-  IDENTITY_COLUMNS,
+  LIST_COLUMNS,
   type AssetRow,
-  type IdentityColumn,
+  type ListColumn,
 } from '../../database/tables/assets.table.js';
 import {
   identityText,
@@ -220,7 +220,7 @@ function create(asset: IngestAsset, plan: AssetPlan, context: PlanContext): stri
 function identityColumns(
   asset: IngestAsset,
   stored: StoredAsset | null,
-): Pick<AssetRow, 'ip' | IdentityColumn> {
+): Pick<AssetRow, 'ip' | ListColumn> {
   const given = asset.identity ?? {};
   const resolved = resolveAddresses(
     asset.fields.ip,
@@ -236,6 +236,7 @@ function identityColumns(
     addresses: identityText(resolved.addresses),
     mac_addresses: listText(given.macAddresses, stored?.mac_addresses),
     hostnames: listText(given.hostnames, stored?.hostnames),
+    tags: listText(given.tags, stored?.tags),
   };
 }
 
@@ -256,7 +257,7 @@ function sameRow(a: AssetRow, b: AssetRow): boolean {
   return (
     a.source === b.source &&
     ASSET_FIELDS.every((field) => a[field] === b[field]) &&
-    IDENTITY_COLUMNS.every((column) => a[column] === b[column])
+    LIST_COLUMNS.every((column) => a[column] === b[column])
   );
 }
 

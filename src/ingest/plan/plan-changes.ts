@@ -2,7 +2,7 @@ import type { ServiceRow } from '../../database/tables/services.table.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { RelationRow } from './ingest-plan.js';
 import { type AssetPlan, type AssetUpdate } from './plan-assets.js';
-import { ASSET_FIELDS, IDENTITY_FIELDS } from '../../database/tables/assets.table.js';
+import { ASSET_FIELDS, LIST_FIELDS } from '../../database/tables/assets.table.js';
 import { identityValues } from '../../common/field-rules/identity-values.js';
 import type { RelationPlan } from './plan-relations.js';
 
@@ -125,7 +125,7 @@ export function assetChangeFields(
   for (const field of [...ASSET_FIELDS, 'source'] as const) {
     if (before[field] !== after[field]) fields[field] = [before[field], after[field]];
   }
-  for (const [column, field] of IDENTITY_FIELDS) {
+  for (const [column, field] of LIST_FIELDS) {
     if (before[column] !== after[column])
       fields[field] = [identityValues(before[column]), identityValues(after[column])];
   }

@@ -30,6 +30,7 @@ export function storedAsset(id: string, fields: Partial<StoredAsset> = {}): Stor
     addresses: fields.ip ?? '',
     mac_addresses: '',
     hostnames: '',
+    tags: '',
     ...fields,
   };
 }

@@ -25,7 +25,7 @@ import {
   type IdentityMatchKey,
 } from '../match/identity-match.js';
 import {
-  IDENTITY_LISTS,
+  SPACED_LISTS,
   readIdentityList,
   resolveAddresses,
 } from '../../common/field-rules/identity-values.js';
@@ -53,13 +53,7 @@ export const OPTION_KEYS: ReadonlySet<string> = new Set([
 // maxDeletions and maxFixes.
 const MAX_DELETIONS_RULE = integerRule(0, Number.MAX_SAFE_INTEGER);
 const MATCH_KEYS: readonly string[] = ['id', ...IDENTITY_MATCH_KEYS];
-const ASSET_KEYS = new Set([
-  'id',
-  ...ASSET_FIELDS,
-  ...IDENTITY_LISTS,
-  'vulnerabilities',
-  'services',
-]);
+const ASSET_KEYS = new Set(['id', ...ASSET_FIELDS, ...SPACED_LISTS, 'vulnerabilities', 'services']);
 const RELATION_KEYS = new Set(Object.keys(RELATION_FIELDS));
 /** A scanner's relation names its ends by the ips of the body's assets (scanner formats). */
 const IP_ENDS = { sourceAssetId: 'sourceAssetIp', targetAssetId: 'targetAssetIp' } as const;
@@ -149,7 +143,7 @@ function parseAsset(value: unknown, index: number, path: string): IngestAsset {
   if (value.services !== undefined) {
     asset.services = checkEntryList(value.services, `${path}.services`, SERVICE_LIST);
   }
-  for (const list of IDENTITY_LISTS) {
+  for (const list of SPACED_LISTS) {
     if (value[list] === undefined) continue;
     const read = readIdentityList(list, value[list], `${path}.${list}`);
     if ('problem' in read) fail(read.problem);

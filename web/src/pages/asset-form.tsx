@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { post, put, type Asset } from '../api';
+import { post, put, spacedValues, type Asset } from '../api';
 import { ErrorMessage, Field } from '../ui';
 
 const TEXT_FIELDS = [
@@ -20,7 +20,7 @@ const LIST_FIELDS = [
 ] as const;
 type ListField = (typeof LIST_FIELDS)[number][0];
 
-type Draft = Record<(typeof TEXT_FIELDS)[number][0] | ListField | 'risk_score', string>;
+type Draft = Record<(typeof TEXT_FIELDS)[number][0] | ListField | 'risk_score' | 'tags', string>;
 
 const listText = (values: readonly string[] | undefined) => (values ?? []).join(' ');
 const listValues = (text: string) => text.split(/[\s,]+/).filter((value) => value !== '');
@@ -41,6 +41,7 @@ export function AssetForm({
     for (const [key] of LIST_FIELDS) start[key] = listText(asset?.[key]);
     start.risk_score =
       asset?.risk_score === null || asset === undefined ? '' : String(asset.risk_score);
+    start.tags = asset?.tags.join(' ') ?? '';
     return start;
   });
   const [error, setError] = useState<unknown>(null);
@@ -69,6 +70,9 @@ export function AssetForm({
     const risk = draft.risk_score.trim();
     if (risk !== '') body.risk_score = /^\d+$/.test(risk) ? Number(risk) : risk;
     else if (asset !== undefined) body.risk_score = null;
+    // The list typed replaces the asset's tags; the API names a bad one (tags[1] must be ...).
+    const tags = spacedValues(draft.tags);
+    if (asset !== undefined || tags.length > 0) body.tags = tags;
     try {
       const saved = asset
         ? await put<Asset>(`/api/assets/${encodeURIComponent(asset.id)}`, body)
@@ -109,6 +113,13 @@ export function AssetForm({
             inputMode="numeric"
             value={draft.risk_score}
             onInput={(event) => setDraft({ ...draft, risk_score: event.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Tags" hint="separated by spaces; internet marks an asset facing the internet">
+          <input
+            name="tags"
+            value={draft.tags}
+            onInput={(event) => setDraft({ ...draft, tags: event.currentTarget.value })}
           />
         </Field>
       </div>

@@ -174,6 +174,19 @@ export function AssetPage({ id, user }: { id: string; user: User }) {
             <dt>Id</dt>
             <dd class="mono">{current.id}</dd>
           </div>
+          <div>
+            <dt>Tags</dt>
+            <dd class="tags">
+              {current.tags.length === 0
+                ? '—'
+                : current.tags.map((tag) => (
+                    // Each opens the inventory of the assets holding it.
+                    <a key={tag} class="tag" href={`/assets${query({ tag: [tag] })}`}>
+                      {tag}
+                    </a>
+                  ))}
+            </dd>
+          </div>
           {fieldsOf(current).map(([key, label]) => (
             <div key={key}>
               <dt>{label}</dt>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import {
   enc,
   get,
@@ -13,6 +13,7 @@ import {
 } from '../api';
 import { ErrorMessage, RiskBadge, formatTime, useAsync, useTitle } from '../ui';
 import { SEVERITY_STYLES, TrendChart, type TrendDay } from './trend-chart';
+import { ExposurePanel } from './exposure-panel';
 
 const SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low', 'none'];
 const RANGES = [30, 90, 365] as const;
@@ -21,6 +22,24 @@ const DAY_MS = 86_400_000;
 const FIX_SAMPLE = 500;
 
 const findingsLink = (params: Record<string, string>) => `/findings${query(params)}`;
+
+/** The first page's requests: the summary and one per panel below that reads its own. */
+const FIRST_PAGE_REQUESTS = 6;
+
+/** Tells `onSettled` once, when the first answer (data or error) of a panel's request is in. */
+function useSettled(loading: boolean, onSettled: () => void): void {
+  const told = useRef(false);
+  useEffect(() => {
+    if (loading || told.current) return;
+    told.current = true;
+    onSettled();
+  }, [loading]);
+}
+
+/** A panel that reads its own data says when its first answer is in. */
+interface Settles {
+  onSettled: () => void;
+}
 
 /** A count that opens the list it counts (a zero is plain text: there is nothing to open). */
 function CountLink({
@@ -121,12 +140,13 @@ async function meanTimeToFix(): Promise<{ days: number | null; count: number; sa
   return { days, count: recent.length, sampled };
 }
 
-function Trend() {
+function Trend({ onSettled }: Settles) {
   const [range, setRange] = useState<(typeof RANGES)[number]>(90);
   const trend = useAsync(
     () => get<TrendDay[]>(`/api/findings/trend${query({ days: range })}`),
     [range],
   );
+  useSettled(trend.loading, onSettled);
   const days = trend.data ?? [];
   const shown = SEVERITIES.filter(
     (severity) => severity !== 'none' || days.some((day) => day.open.none > 0),
@@ -215,8 +235,9 @@ function Trend() {
 }
 
 /** `summary` is null until it has answered: the mean time to fix is asked for meanwhile. */
-function Flow({ summary }: { summary: FindingSummary | null }) {
+function Flow({ summary, onSettled }: { summary: FindingSummary | null } & Settles) {
   const fix = useAsync(meanTimeToFix, []);
+  useSettled(fix.loading, onSettled);
   const mean = fix.data?.days;
   return (
     <section class="panel flow" aria-labelledby="flow-heading">
@@ -272,8 +293,9 @@ function Flow({ summary }: { summary: FindingSummary | null }) {
   );
 }
 
-function Feeds() {
+function Feeds({ onSettled }: Settles) {
   const feeds = useAsync(() => get<Feed[]>('/api/sources'), []);
+  useSettled(feeds.loading, onSettled);
   return (
     <section class="panel feeds" aria-labelledby="feeds-heading">
       <h2 id="feeds-heading">
@@ -303,13 +325,14 @@ function Feeds() {
  */
 const RISK_WINDOW = 50;
 
-function RiskiestAssets() {
+function RiskiestAssets({ onSettled }: Settles) {
   const assets = useAsync(async () => {
     const answer = await get<{ assets: Asset[]; total: number }>(
       `/api/assets${query({ sort: '-risk_score', limit: RISK_WINDOW })}`,
     );
     return answer.assets.filter((asset) => asset.risk_score !== null).slice(0, 10);
   }, []);
+  useSettled(assets.loading, onSettled);
   return (
     <section class="panel riskiest" aria-labelledby="riskiest-heading">
       <h2 id="riskiest-heading">
@@ -332,8 +355,9 @@ function RiskiestAssets() {
   );
 }
 
-function LastRuns() {
+function LastRuns({ onSettled }: Settles) {
   const runs = useAsync(() => get<Run[]>(`/api/integrations/runs${query({ limit: 10 })}`), []);
+  useSettled(runs.loading, onSettled);
   return (
     <section class="panel last-runs" aria-labelledby="runs-heading">
       <h2 id="runs-heading">
@@ -356,11 +380,16 @@ function LastRuns() {
 
 /**
  * What a security lead looks at first: open findings by severity, their trend, the flow of
- * fixes, the feeds, the riskiest assets and the last runs. Every number links to its list.
+ * fixes, the feeds, the riskiest assets and the last runs; then, once those are in, the
+ * findings the internet reaches. Every number links to its list.
  */
 export function DashboardPage() {
   useTitle('Dashboard');
   const summary = useAsync(() => get<FindingSummary>('/api/findings/summary'), []);
+  // The exposure panel's requests wait for the first page's, which make the page usable.
+  const [settled, setSettled] = useState(0);
+  const settle = useCallback(() => setSettled((count) => count + 1), []);
+  useSettled(summary.loading, settle);
   return (
     <>
       <h1 tabIndex={-1}>Dashboard</h1>
@@ -372,12 +401,12 @@ export function DashboardPage() {
           </h2>
           {summary.data && <SeverityBars summary={summary.data} />}
         </section>
-        <Flow summary={summary.data} />
-        <Trend />
-        {/* The exposure panel (open critical and high findings reachable from the internet) goes here. */}
-        <Feeds />
-        <RiskiestAssets />
-        <LastRuns />
+        <Flow summary={summary.data} onSettled={settle} />
+        <Trend onSettled={settle} />
+        <ExposurePanel start={settled >= FIRST_PAGE_REQUESTS} />
+        <Feeds onSettled={settle} />
+        <RiskiestAssets onSettled={settle} />
+        <LastRuns onSettled={settle} />
       </div>
     </>
   );

@@ -1,14 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
-import { query, request, type Asset, type User } from '../api';
+import { query, request, spacedValues, type Asset, type User } from '../api';
 import { navigate, useLocation } from '../router';
 import { ErrorMessage, ExportButton, Field, Pager, RiskBadge, useAsync, useTitle } from '../ui';
 import { AssetForm } from './asset-form';
 import { MergeConfirm } from './merge-confirm';
 
 const PAGE_SIZE = 50;
-const FILTERS = ['search', 'type', 'site', 'source', 'port', 'cidr'] as const;
+const FILTERS = ['search', 'type', 'site', 'source', 'port', 'cidr', 'tag'] as const;
 type Filter = (typeof FILTERS)[number];
 const NO_FILTERS = Object.fromEntries(FILTERS.map((name) => [name, ''])) as Record<Filter, string>;
+
+/**
+ * The filters as the API and the address take them: the tags typed (separated by spaces) as
+ * the `tag` parameter repeated, an asset holding them all.
+ */
+const apiFilters = (filters: Record<Filter, string>) => ({
+  ...filters,
+  tag: spacedValues(filters.tag),
+});
 
 const COLUMNS: { key: string; label: string; sortable: boolean }[] = [
   { key: 'risk_score', label: 'Risk', sortable: true },
@@ -27,7 +36,10 @@ export function InventoryPage({ user }: { user: User }) {
   useTitle('Inventory');
   const { params } = useLocation();
   const filters = Object.fromEntries(
-    FILTERS.map((name) => [name, params.get(name) ?? '']),
+    FILTERS.map((name) => [
+      name,
+      name === 'tag' ? params.getAll(name).join(' ') : (params.get(name) ?? ''),
+    ]),
   ) as Record<Filter, string>;
   const sort = params.get('sort') ?? 'name';
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
@@ -41,7 +53,10 @@ export function InventoryPage({ user }: { user: User }) {
   const update = (changes: Record<string, string>) => {
     const next = new URLSearchParams(location.search);
     for (const [key, value] of Object.entries(changes)) {
-      if (value === '') next.delete(key);
+      if (key === 'tag') {
+        next.delete(key);
+        for (const tag of spacedValues(value)) next.append(key, tag);
+      } else if (value === '') next.delete(key);
       else next.set(key, value);
     }
     const text = next.toString();
@@ -59,7 +74,7 @@ export function InventoryPage({ user }: { user: User }) {
   const list = useAsync(async () => {
     const answer = await request<{ assets: Asset[]; total: number }>(
       'GET',
-      `/api/assets${query({ ...filters, sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })}`,
+      `/api/assets${query({ ...apiFilters(filters), sort, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE })}`,
     );
     return answer.body;
   }, [key]);
@@ -97,7 +112,11 @@ export function InventoryPage({ user }: { user: User }) {
       <div class="page-head">
         <h1 tabIndex={-1}>Inventory</h1>
         <div class="actions">
-          <ExportButton path="/api/assets/export" name="assets" params={{ ...filters, sort }} />
+          <ExportButton
+            path="/api/assets/export"
+            name="assets"
+            params={{ ...apiFilters(filters), sort }}
+          />
           {canEdit && !creating && (
             <button type="button" onClick={() => setCreating(true)}>
               New asset
@@ -147,6 +166,14 @@ export function InventoryPage({ user }: { user: User }) {
             placeholder="10.20.0.0/16"
             value={draft.cidr}
             onInput={(event) => setDraft({ ...draft, cidr: event.currentTarget.value })}
+          />
+        </Field>
+        <Field label="Tags" hint="separated by spaces; assets holding them all">
+          <input
+            name="tag"
+            placeholder="internet"
+            value={draft.tag}
+            onInput={(event) => setDraft({ ...draft, tag: event.currentTarget.value })}
           />
         </Field>
         <div class="filter-actions">

@@ -18,6 +18,7 @@ import { OidcSubject1795917021485 } from './1795917021485-OidcSubject.js';
 import { AssetIdentity1795924786055 } from './1795924786055-AssetIdentity.js';
 import { AssetIdentitySearch1795924786056 } from './1795924786056-AssetIdentitySearch.js';
 import { WebhookDeliveryClaims1795926691502 } from './1795926691502-WebhookDeliveryClaims.js';
+import { AssetTags1795937399118 } from './1795937399118-AssetTags.js';
 import { AssetAliases1795940333097 } from './1795940333097-AssetAliases.js';
 
 /** Applied in this order; add each newly generated migration here. */
@@ -41,5 +42,6 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetIdentity1795924786055,
   AssetIdentitySearch1795924786056,
   WebhookDeliveryClaims1795926691502,
+  AssetTags1795937399118,
   AssetAliases1795940333097,
 ];

@@ -18,6 +18,7 @@ import { OidcSubject1795917012893 } from './1795917012893-OidcSubject.js';
 import { AssetIdentity1795924778051 } from './1795924778051-AssetIdentity.js';
 import { AssetIdentitySearch1795924778052 } from './1795924778052-AssetIdentitySearch.js';
 import { WebhookDeliveryClaims1795926679875 } from './1795926679875-WebhookDeliveryClaims.js';
+import { AssetTags1795937393571 } from './1795937393571-AssetTags.js';
 import { AssetAliases1795940314850 } from './1795940314850-AssetAliases.js';
 
 /** Applied in this order; add each newly generated migration here. */
@@ -41,5 +42,6 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetIdentity1795924778051,
   AssetIdentitySearch1795924778052,
   WebhookDeliveryClaims1795926679875,
+  AssetTags1795937393571,
   AssetAliases1795940314850,
 ];

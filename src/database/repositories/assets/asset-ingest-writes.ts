@@ -4,7 +4,7 @@ import { ASSET_SOURCE_INSERT_COLUMNS } from '../../tables/asset-sources.table.js
 import {
   ASSET_FIELDS,
   ASSET_INSERT_COLUMNS,
-  IDENTITY_COLUMNS,
+  LIST_COLUMNS,
   type AssetRow,
 } from '../../tables/assets.table.js';
 import {
@@ -20,7 +20,7 @@ const ASSET_UPSERT = `ON CONFLICT (id) DO UPDATE SET ${[
   ...ASSET_FIELDS,
   'source',
   'updated_at',
-  ...IDENTITY_COLUMNS,
+  ...LIST_COLUMNS,
 ]
   .map((column) => `${column} = excluded.${column}`)
   .join(
@@ -106,7 +106,7 @@ export class AssetIngestWrites {
     this.seenAt,
     this.now,
     this.now,
-    ...IDENTITY_COLUMNS.map((column) => asset[column]),
+    ...LIST_COLUMNS.map((column) => asset[column]),
   ];
 
   /** Unchanged assets seen again: their last_seen_at moves, in one statement per idsPerStatement. */

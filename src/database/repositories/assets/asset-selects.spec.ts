@@ -15,7 +15,7 @@ describe("the reads of an asset's lists", () => {
     expect(SOURCES_SELECT).toBe('SELECT asset_id, source FROM asset_sources');
     expect(POSITIONED_SOURCES_SELECT).toBe('SELECT asset_id, source, position FROM asset_sources');
     expect(MATCHED_ASSETS_SELECT).toBe(
-      'SELECT id, name, ip, type, vendor, model, risk_score, site, os_version, addresses, mac_addresses, hostnames, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets',
+      'SELECT id, name, ip, type, vendor, model, risk_score, site, os_version, addresses, mac_addresses, hostnames, tags, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen FROM assets',
     );
   });
 });

@@ -2,7 +2,7 @@ import {
   ASSET_SOURCE_COLUMNS,
   ASSET_SOURCE_INSERT_COLUMNS,
 } from '../../tables/asset-sources.table.js';
-import { ASSET_FIELDS, IDENTITY_COLUMNS } from '../../tables/assets.table.js';
+import { ASSET_FIELDS, LIST_COLUMNS } from '../../tables/assets.table.js';
 import { selectList } from '../../tables/column-table.js';
 import { SERVICE_INSERT_COLUMNS } from '../../tables/services.table.js';
 
@@ -34,7 +34,7 @@ export const SOURCES_SELECT = `SELECT ${selectList([ASSET_SOURCE_COLUMNS.assetId
 export const POSITIONED_SOURCES_SELECT = `SELECT ${selectList(ASSET_SOURCE_INSERT_COLUMNS)} FROM asset_sources`;
 
 /** The columns of an asset's row as a merge matches it, with whether a source has named it (`seen`). */
-const MATCHED_COLUMNS = `id, ${[...ASSET_FIELDS, ...IDENTITY_COLUMNS].join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen`;
+const MATCHED_COLUMNS = `id, ${[...ASSET_FIELDS, ...LIST_COLUMNS].join(', ')}, source, CASE WHEN first_seen_at IS NULL THEN 0 ELSE 1 END AS seen`;
 
 /** An asset's row as a merge matches it. */
 export const MATCHED_ASSETS_SELECT = `SELECT ${MATCHED_COLUMNS} FROM assets`;
