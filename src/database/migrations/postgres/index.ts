@@ -18,6 +18,7 @@ import { OidcSubject1795917021485 } from './1795917021485-OidcSubject.js';
 import { AssetIdentity1795924786055 } from './1795924786055-AssetIdentity.js';
 import { AssetIdentitySearch1795924786056 } from './1795924786056-AssetIdentitySearch.js';
 import { WebhookDeliveryClaims1795926691502 } from './1795926691502-WebhookDeliveryClaims.js';
+import { WebhookHolds1795940483656 } from './1795940483656-WebhookHolds.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -40,4 +41,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetIdentity1795924786055,
   AssetIdentitySearch1795924786056,
   WebhookDeliveryClaims1795926691502,
+  WebhookHolds1795940483656,
 ];

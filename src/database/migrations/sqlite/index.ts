@@ -18,6 +18,7 @@ import { OidcSubject1795917012893 } from './1795917012893-OidcSubject.js';
 import { AssetIdentity1795924778051 } from './1795924778051-AssetIdentity.js';
 import { AssetIdentitySearch1795924778052 } from './1795924778052-AssetIdentitySearch.js';
 import { WebhookDeliveryClaims1795926679875 } from './1795926679875-WebhookDeliveryClaims.js';
+import { WebhookHolds1795940460305 } from './1795940460305-WebhookHolds.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -40,4 +41,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetIdentity1795924778051,
   AssetIdentitySearch1795924778052,
   WebhookDeliveryClaims1795926679875,
+  WebhookHolds1795940460305,
 ];
