@@ -639,8 +639,9 @@ describe('webhook deliveries across processes', () => {
       holdEnds = now.getTime() + 4000;
       const claimed = await first.app
         .get(WebhooksRepository)
-        .claim(256, 1, now, new Date(holdEnds), [], '');
-      expect(claimed.map((queue) => queue[0].webhookId)).toEqual([webhook.body.id]);
+        .claim(256, 16, now, new Date(holdEnds), [], '');
+      // The earlier test's webhook, if still there, is taken with it.
+      expect(claimed.map((queue) => queue[0].webhookId)).toContain(webhook.body.id);
     } finally {
       await first.close();
     }
