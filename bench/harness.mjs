@@ -118,6 +118,8 @@ export function createHarness({ root, work, pgUrl, log }) {
       peakRssMb: () =>
         Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) /
         1024,
+      /** The CPU time the process has used so far, all its threads (ms). */
+      cpuMs: () => processCpuMs(child.pid),
       stop: () => stop(child),
       /** Once its store is at rest (settled). */
       settled: () => settled(databaseUrl),
@@ -186,6 +188,22 @@ export function createHarness({ root, work, pgUrl, log }) {
     root,
     work,
   };
+}
+
+/** Clock ticks a second, as /proc/<pid>/stat counts CPU time. */
+let ticksPerSecond = null;
+
+/**
+ * The user and system CPU time a process has used so far, all its threads (ms): a measure of
+ * its own work that other processes' load on the machine moves less than the clock's.
+ */
+export function processCpuMs(pid) {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the command's name (in parentheses, which may hold spaces): utime, stime are the
+  // 12th and 13th fields.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 function freePort() {

@@ -87,6 +87,7 @@ export class WebhooksService {
       secret: newWebhookSecret(),
       failingSince: null,
       disabledReason: null,
+      claimedUntil: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -584,6 +584,7 @@ describe('webhook URLs refused (SSRF)', () => {
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       failingSince: null,
       disabledReason: null,
+      claimedUntil: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -639,6 +640,44 @@ describe('webhook deliveries across processes', () => {
       ]);
     } finally {
       await second.close();
+    }
+  });
+  it('leaves a webhook another process holds to that one until its hold ends', async () => {
+    const own = await WebhookReceiver.start();
+    const first = await TestApp.start(LOOPBACK_ALLOWED, database);
+    let holdEnds = 0;
+    try {
+      const admin = await first.login();
+      const webhook = await first.request('POST', '/api/webhooks', {
+        token: admin,
+        body: { url: own.url, events: ['asset.created'] },
+      });
+      await first.app.get(DeliveryDispatcher).onModuleDestroy();
+      await first.request('POST', '/api/assets', { token: admin, body: { name: 'held-1' } });
+      // Taken as another process's sender takes it (a replica, or one that dies holding it).
+      const now = new Date();
+      holdEnds = now.getTime() + 4000;
+      const claimed = await first.app
+        .get(WebhooksRepository)
+        .claim(256, 16, now, new Date(holdEnds), [], '');
+      // The earlier test's webhook, if still there, is taken with it.
+      expect(claimed.map((queue) => queue[0].webhookId)).toContain(webhook.body.id);
+    } finally {
+      await first.close();
+    }
+
+    const second = await TestApp.start(LOOPBACK_ALLOWED, database);
+    try {
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, holdEnds - 1000 - Date.now())),
+      );
+      expect(own.received).toHaveLength(0);
+      await own.until(() => own.received.length === 1);
+      expect(Date.now()).toBeGreaterThanOrEqual(holdEnds);
+      expect(own.received[0].message.data.name).toBe('held-1');
+    } finally {
+      await second.close();
+      await own.close();
     }
   });
 });

@@ -6,10 +6,8 @@ import type { DeliveryStatus } from '../outbox/event-types.js';
  * deliveries are deleted with it (WebhooksRepository.delete), and an event once none is left.
  */
 @Entity('webhook_deliveries')
-// The pending ones, in order (the queue's depth).
-@Index(['status', 'id'])
 // The senders' claim, a webhook at a time: its pending ones, in order, without reading its
-// delivered ones or another webhook's backlog.
+// delivered ones or another webhook's backlog; the queue's depth, webhook by webhook.
 @Index(['webhookId', 'status', 'id'])
 // A webhook's deliveries, newest first.
 @Index(['webhookId', 'id'])
@@ -50,8 +48,4 @@ export class WebhookDelivery {
   /** When it is due; null once delivered or failed. */
   @Column({ name: 'next_attempt_at', type: Date, nullable: true })
   nextAttemptAt: Date | null;
-
-  /** Until when a sender holds it: another takes it over after, if that one died. */
-  @Column({ name: 'claimed_until', type: Date, nullable: true })
-  claimedUntil: Date | null;
 }

@@ -31,6 +31,13 @@ export class Webhook {
   @Column({ name: 'disabled_reason', type: 'text', nullable: true })
   disabledReason: string | null;
 
+  /**
+   * Until when one process's sender holds its pending deliveries (they are sent by that one
+   * alone, in order); another takes them over after, if that one died. Null when none does.
+   */
+  @Column({ name: 'claimed_until', type: Date, nullable: true })
+  claimedUntil: Date | null;
+
   @Column({ name: 'created_at', type: Date })
   createdAt: Date;
 

@@ -55,6 +55,11 @@ export interface QueueState {
 
 const asDate = (value: Date | string): Date => new Date(isoTimestamp(value));
 
+/** The millisecond a UUIDv7 was made in. */
+function timeOfId(id: string): Date {
+  return new Date(parseInt(`${id.slice(0, 8)}${id.slice(9, 13)}`, 16));
+}
+
 /** The smallest UUIDv7 of `time`'s millisecond: every id made before it is smaller. */
 function firstIdAt(time: Date): string {
   const hex = time.getTime().toString(16).padStart(12, '0');
@@ -146,17 +151,18 @@ export class WebhooksRepository {
       responseStatus: null,
       lastError: null,
       nextAttemptAt: now,
-      claimedUntil: null,
     });
     return true;
   }
 
   /**
    * The due pending deliveries of up to `webhooks` enabled webhooks but `busy` ones, each
-   * webhook's first `limit` in the events' order (one list a webhook), held by this process
-   * until `until`. The webhooks are tried from the one after `after` on, round their list, so
-   * that each gets its turn. On PostgreSQL each row is claimed by one replica (rows another
-   * holds are skipped); one that a dead process held is taken again once its hold ends.
+   * webhook's first `limit` in the events' order (one list a webhook), each webhook held by
+   * this process until `until` (its `claimed_until`): its deliveries are sent by this process
+   * alone, in order, until it lets the webhook go or the hold runs out. The webhooks are tried
+   * from the one after `after` on, round their list, so that each gets its turn. On PostgreSQL
+   * a webhook is taken by one replica (a row another is taking is skipped); one that a dead
+   * process held is taken again once its hold ends.
    */
   claim(
     limit: number,
@@ -167,79 +173,97 @@ export class WebhooksRepository {
     after: string,
   ): Promise<ClaimedDelivery[][]> {
     return this.transaction(async (sql) => {
-      const enabled = await sql.all<{ id: string }>(
-        'SELECT id FROM webhooks WHERE enabled = ? ORDER BY id',
-        [1],
+      const at = sql.timestamp(now);
+      // Only those with a delivery due: a webhook with nothing to send is not written to.
+      const ready = await sql.all<{ id: string }>(
+        `SELECT w.id FROM webhooks w
+         WHERE w.enabled = ? AND (w.claimed_until IS NULL OR w.claimed_until < ?)
+           AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id
+             AND d.status BETWEEN 'pending' AND 'pending' AND d.next_attempt_at <= ?)
+         ORDER BY w.id`,
+        [1, at, at],
       );
-      const free = enabled.map((row) => row.id).filter((id) => !busy.includes(id));
+      const free = ready.map((row) => row.id).filter((id) => !busy.includes(id));
       const next = free.findIndex((id) => id > after);
       const turn = next <= 0 ? free : [...free.slice(next), ...free.slice(0, next)];
       const claimed: ClaimedDelivery[][] = [];
       for (const webhookId of turn) {
         if (claimed.length >= webhooks) break;
-        const deliveries = await this.claimOf(sql, webhookId, null, limit, now, until);
-        if (deliveries.length > 0) claimed.push(deliveries);
+        const [taken] = await sql.all<{ id: string }>(
+          `SELECT w.id FROM webhooks w WHERE w.id = ? AND w.enabled = ?
+             AND (w.claimed_until IS NULL OR w.claimed_until < ?) ${sql.dialect.claimRows('w')}`,
+          [webhookId, 1, at],
+        );
+        if (taken === undefined) continue;
+        const deliveries = await this.dueOf(sql, webhookId, null, limit, now);
+        if (deliveries.length === 0) continue;
+        await sql.run('UPDATE webhooks SET claimed_until = ? WHERE id = ?', [
+          sql.timestamp(until),
+          webhookId,
+        ]);
+        claimed.push(deliveries);
       }
       return claimed;
     });
   }
 
   /**
-   * The next due pending deliveries of one webhook after the delivery `afterId` (the last of
-   * a batch its sender has sent), as `claim` takes them. A sender going on through a backlog
-   * reads from there: the rows before it that a drain has left behind (those delivered, and on
-   * PostgreSQL their old versions until a vacuum) are not read again.
+   * The next due pending deliveries of a webhook this process holds (until `held`) after the
+   * delivery `afterId` (the last of a batch its sender has taken), its hold moved to `until`;
+   * null when it holds the webhook no more (disabled, deleted, or its hold taken over). A
+   * sender going on through a backlog reads from there: the rows before it that a drain has
+   * left behind (those delivered, and on PostgreSQL their old versions until a vacuum) are not
+   * read again.
    */
   claimAfter(
     webhookId: string,
     afterId: string,
     limit: number,
     now: Date,
+    held: Date,
     until: Date,
-  ): Promise<ClaimedDelivery[]> {
+  ): Promise<ClaimedDelivery[] | null> {
     return this.transaction(async (sql) => {
-      const [enabled] = await sql.all<{ id: string }>(
-        'SELECT id FROM webhooks WHERE id = ? AND enabled = ?',
-        [webhookId, 1],
+      const kept = await sql.run(
+        'UPDATE webhooks SET claimed_until = ? WHERE id = ? AND enabled = ? AND claimed_until = ?',
+        [sql.timestamp(until), webhookId, 1, sql.timestamp(held)],
       );
-      return enabled ? this.claimOf(sql, webhookId, afterId, limit, now, until) : [];
+      return kept > 0 ? this.dueOf(sql, webhookId, afterId, limit, now) : null;
     });
   }
 
-  private async claimOf(
+  /** Lets a webhook this process holds (until `held`) go: another sender may take it. */
+  async release(webhookId: string, held: Date): Promise<void> {
+    await this.transaction((sql) =>
+      sql.run('UPDATE webhooks SET claimed_until = NULL WHERE id = ? AND claimed_until = ?', [
+        webhookId,
+        sql.timestamp(held),
+      ]),
+    );
+  }
+
+  /** A webhook's first `limit` due pending deliveries (after `afterId`), in order. */
+  private async dueOf(
     sql: IngestSql,
     webhookId: string,
     afterId: string | null,
     limit: number,
     now: Date,
-    until: Date,
   ): Promise<ClaimedDelivery[]> {
-    const at = sql.timestamp(now);
     const after = afterId === null ? '' : 'AND d.id > ?';
     // The pending ones only, through an index that starts with status. With `status =`,
     // PostgreSQL takes the order as `id` alone, and when its statistics are older than a
     // backlog's drain it walks the primary key through every delivered row before them (a
     // claim then reads more rows each time): the range keeps status in the order.
-    const due = await sql.all<{ id: string }>(
-      `SELECT d.id FROM webhook_deliveries d
-       WHERE d.webhook_id = ? AND d.status BETWEEN 'pending' AND 'pending' ${after}
-         AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until < ?)
-       ORDER BY d.status, d.id LIMIT ${Number(limit)} ${sql.dialect.claimRows('d')}`,
-      afterId === null ? [webhookId, at, at] : [webhookId, afterId, at, at],
-    );
-    if (due.length === 0) return [];
-    const ids = due.map((row) => row.id);
-    await sql.run(
-      `UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (${placeholders(ids)})`,
-      [sql.timestamp(until), ...ids],
-    );
     const rows = await sql.all<ClaimedRow>(
       `SELECT d.id, d.webhook_id, d.event_id, d.attempts, d.created_at, e.body, w.url, w.secret,
        w.failing_since
        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
        JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.id IN (${placeholders(ids)}) ORDER BY d.id`,
-      ids,
+       WHERE d.webhook_id = ? AND d.status BETWEEN 'pending' AND 'pending' ${after}
+         AND d.next_attempt_at <= ?
+       ORDER BY d.status, d.id LIMIT ${Number(limit)}`,
+      afterId === null ? [webhookId, sql.timestamp(now)] : [webhookId, afterId, sql.timestamp(now)],
     );
     return rows.map((row) => ({
       id: row.id,
@@ -254,7 +278,7 @@ export class WebhooksRepository {
     }));
   }
 
-  /** Records an attempt of a delivery, and lets it go. */
+  /** Records an attempt of a delivery. */
   async attempted(id: string, attempts: number, outcome: AttemptOutcome): Promise<void> {
     await this.deliveries.update(
       { id },
@@ -265,22 +289,21 @@ export class WebhooksRepository {
         responseStatus: outcome.responseStatus,
         lastError: outcome.error,
         nextAttemptAt: outcome.nextAttemptAt,
-        claimedUntil: null,
       },
     );
   }
 
   /**
-   * Records the attempts, made by `at`, that delivered these deliveries with `responseStatus`,
-   * and lets them go: one statement for a batch a sender recorded together.
+   * Records the attempts, made by `at`, that delivered these deliveries with `responseStatus`:
+   * one statement for a batch a sender recorded together.
    */
   async delivered(ids: readonly string[], at: Date, responseStatus: number): Promise<void> {
     if (ids.length === 0) return;
     await this.transaction((sql) =>
       sql.run(
         `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1,
-         last_attempt_at = ?, response_status = ?, last_error = NULL, next_attempt_at = NULL,
-         claimed_until = NULL WHERE id IN (${placeholders(ids)})`,
+         last_attempt_at = ?, response_status = ?, last_error = NULL, next_attempt_at = NULL
+         WHERE id IN (${placeholders(ids)})`,
         [sql.timestamp(at), responseStatus, ...ids],
       ),
     );
@@ -319,17 +342,6 @@ export class WebhooksRepository {
     });
   }
 
-  /** Lets claimed deliveries go unsent (the process stops): another sender takes them. */
-  async release(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.transaction((sql) =>
-      sql.run(
-        `UPDATE webhook_deliveries SET claimed_until = NULL WHERE id IN (${placeholders(ids)})`,
-        [...ids],
-      ),
-    );
-  }
-
   /** A webhook answered: it is failing no more. */
   async succeeded(webhookId: string): Promise<void> {
     await this.transaction((sql) =>
@@ -358,19 +370,23 @@ export class WebhooksRepository {
     });
   }
 
-  /** The pending deliveries to enabled webhooks, and the oldest one's creation. */
+  /**
+   * The pending deliveries to enabled webhooks, and the oldest one's creation: the time of the
+   * smallest id (a UUIDv7, made at the creation), read with the ids from the index the senders
+   * claim through, without the rows.
+   */
   async queue(): Promise<QueueState> {
     const row = (await this.deliveries
       .createQueryBuilder('d')
       .innerJoin(Webhook, 'w', 'w.id = d.webhook_id')
       .select('COUNT(*)', 'pending')
-      .addSelect('MIN(d.created_at)', 'oldest')
+      .addSelect('MIN(d.id)', 'oldest')
       .where('d.status = :status', { status: 'pending' })
       .andWhere('w.enabled = :enabled', { enabled: true })
-      .getRawOne<{ pending: number | string; oldest: Date | string | null }>())!;
+      .getRawOne<{ pending: number | string; oldest: string | null }>())!;
     return {
       pending: Number(row.pending),
-      oldestPendingAt: row.oldest === null ? null : asDate(row.oldest),
+      oldestPendingAt: row.oldest === null ? null : timeOfId(row.oldest),
     };
   }
 

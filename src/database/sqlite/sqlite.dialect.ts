@@ -22,8 +22,9 @@ import { SqliteLookups } from './sqlite-lookups.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
-// Their indexes are rebuilt after a load while they are small (SqliteWriter.open).
-const REBUILT_TABLES = ['changes'];
+// Their indexes are rebuilt after a load while they are small (SqliteWriter.open): the change
+// records and the outbox's deliveries, which a load adds a row to for each asset it creates.
+const REBUILT_TABLES = ['changes', 'webhook_deliveries'];
 
 /** SQLite: one file, one writer at a time, statements run on this thread. */
 export class SqliteDialect extends Dialect {

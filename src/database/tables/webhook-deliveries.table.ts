@@ -15,7 +15,6 @@ export const WEBHOOK_DELIVERY_COLUMNS = {
   responseStatus: integer('response_status'),
   lastError: text('last_error'),
   nextAttemptAt: timestamp('next_attempt_at'),
-  claimedUntil: timestamp('claimed_until'),
 } as const satisfies { [P in keyof WebhookDelivery]-?: InsertColumn };
 
 export const WEBHOOK_DELIVERY_INSERT_COLUMNS: InsertColumn[] =

@@ -51,7 +51,7 @@ export class DeliveryMetrics {
     });
   }
 
-  count(outcome: DeliveryOutcome): void {
-    this.attempts.inc({ outcome });
+  count(outcome: DeliveryOutcome, attempts = 1): void {
+    this.attempts.inc({ outcome }, attempts);
   }
 }

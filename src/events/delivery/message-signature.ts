@@ -7,12 +7,15 @@ export function newWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
+/** Signs a message: its `webhook-signature`. */
+export type MessageSigner = (id: string, timestamp: number, body: string) => string;
+
 /**
- * The Standard Webhooks signature of a message: `v1,` and the base64 of HMAC-SHA256 over
- * `<id>.<timestamp>.<body>`, keyed by the secret's base64 part.
+ * The Standard Webhooks signatures of a secret's messages: `v1,` and the base64 of HMAC-SHA256
+ * over `<id>.<timestamp>.<body>`, keyed by the secret's base64 part (decoded once, for all).
  */
-export function signMessage(secret: string, id: string, timestamp: number, body: string): string {
+export function messageSigner(secret: string): MessageSigner {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
-  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return `v1,${mac}`;
+  return (id, timestamp, body) =>
+    `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }

@@ -47,30 +47,51 @@ export class WebhookTargets {
   }
 
   /** The URL's checked address; RefusedTargetError when it may not be sent to. */
-  async check(text: string): Promise<CheckedTarget> {
+  check(text: string): Promise<CheckedTarget> {
+    return this.forDeliveries(text)();
+  }
+
+  /**
+   * check() for a run of deliveries to one URL: its form checked once, its host resolved and
+   * its addresses checked at each call; a host that is an address is checked once (its answer
+   * cannot change).
+   */
+  forDeliveries(text: string): () => Promise<CheckedTarget> {
     const fault = this.urlFault(text);
-    if (fault !== null) throw new RefusedTargetError(`url ${fault}`);
+    if (fault !== null) return () => Promise.reject(new RefusedTargetError(`url ${fault}`));
     const url = new URL(text);
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const family = isIP(host);
+    if (family === 0) return () => this.resolved(url, host);
+    let checked: Promise<CheckedTarget> | null = null;
+    return () =>
+      (checked ??= this.checked(url, host, [{ address: host, family: family === 6 ? 6 : 4 }]));
+  }
+
+  private async resolved(url: URL, host: string): Promise<CheckedTarget> {
     let addresses: ResolvedAddress[];
-    if (family !== 0) addresses = [{ address: host, family: family === 6 ? 6 : 4 }];
-    else {
-      try {
-        addresses = await this.resolver.lookup(host);
-      } catch {
-        throw new RefusedTargetError(`url host ${host} does not resolve`);
-      }
+    try {
+      addresses = await this.resolver.lookup(host);
+    } catch {
+      throw new RefusedTargetError(`url host ${host} does not resolve`);
     }
-    if (addresses.length === 0) throw new RefusedTargetError(`url host ${host} does not resolve`);
+    return this.checked(url, host, addresses);
+  }
+
+  private checked(url: URL, host: string, addresses: ResolvedAddress[]): Promise<CheckedTarget> {
+    if (addresses.length === 0) {
+      return Promise.reject(new RefusedTargetError(`url host ${host} does not resolve`));
+    }
     if (!this.config.webhooks.allowPrivate) {
       const refused = addresses.find(({ address }) => isRefusedAddress(address));
       if (refused) {
-        throw new RefusedTargetError(
-          `url host ${host} resolves to ${refused.address}, a loopback, private or link-local address`,
+        return Promise.reject(
+          new RefusedTargetError(
+            `url host ${host} resolves to ${refused.address}, a loopback, private or link-local address`,
+          ),
         );
       }
     }
-    return { url, address: addresses[0] };
+    return Promise.resolve({ url, address: addresses[0] });
   }
 }

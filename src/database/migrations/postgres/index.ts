@@ -20,6 +20,7 @@ import { AssetIdentitySearch1795924786056 } from './1795924786056-AssetIdentityS
 import { WebhookDeliveryClaims1795926691502 } from './1795926691502-WebhookDeliveryClaims.js';
 import { AssetTags1795937399118 } from './1795937399118-AssetTags.js';
 import { AssetAliases1795940333097 } from './1795940333097-AssetAliases.js';
+import { WebhookHolds1795940483656 } from './1795940483656-WebhookHolds.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -44,4 +45,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhookDeliveryClaims1795926691502,
   AssetTags1795937399118,
   AssetAliases1795940333097,
+  WebhookHolds1795940483656,
 ];

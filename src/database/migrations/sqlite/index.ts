@@ -20,6 +20,7 @@ import { AssetIdentitySearch1795924778052 } from './1795924778052-AssetIdentityS
 import { WebhookDeliveryClaims1795926679875 } from './1795926679875-WebhookDeliveryClaims.js';
 import { AssetTags1795937393571 } from './1795937393571-AssetTags.js';
 import { AssetAliases1795940314850 } from './1795940314850-AssetAliases.js';
+import { WebhookHolds1795940460305 } from './1795940460305-WebhookHolds.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -44,4 +45,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   WebhookDeliveryClaims1795926679875,
   AssetTags1795937393571,
   AssetAliases1795940314850,
+  WebhookHolds1795940460305,
 ];

@@ -14,9 +14,20 @@ interface SubscriptionRow {
   filter: string | null;
 }
 
-/** A message's body: the JSON a webhook is sent, and signed over. */
-export function messageBody(id: string, type: string, time: Date, data: object): string {
-  return JSON.stringify({ id, type, timestamp: time.toISOString(), data });
+/**
+ * Messages' bodies at `time`: the JSON a webhook is sent, and signed over,
+ * `{"id", "type", "timestamp", "data"}`. The timestamp, shared by a write's events, is written
+ * once; only each one's id, type and data are made into JSON.
+ */
+function bodiesAt(time: Date): (id: string, type: string, data: object) => string {
+  const timestamp = JSON.stringify(time.toISOString());
+  return (id, type, data) =>
+    `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"timestamp":${timestamp},"data":${JSON.stringify(data)}}`;
+}
+
+/** A new delivery's row (WEBHOOK_DELIVERY_COLUMNS' order): pending, due at once. */
+function pendingDelivery(webhookId: string, eventId: string, type: string, time: unknown) {
+  return [uuidv7(), webhookId, eventId, type, 'pending', 0, time, null, null, null, time];
 }
 
 /**
@@ -47,29 +58,17 @@ export class OutboxWrites {
   ): Promise<number> {
     if (subscriptions.length === 0) return 0;
     const time = this.sql.timestamp(now);
+    const body = bodiesAt(now);
     const deliveries: unknown[][] = [];
     const rows = function* (): Generator<unknown[]> {
       for (const event of events) {
-        const targets = subscriptions.filter((subscription) => takes(subscription, event));
-        if (targets.length === 0) continue;
-        const id = uuidv7();
-        for (const target of targets) {
-          deliveries.push([
-            uuidv7(),
-            target.webhookId,
-            id,
-            event.type,
-            'pending',
-            0,
-            time,
-            null,
-            null,
-            null,
-            time,
-            null,
-          ]);
+        let id: string | null = null;
+        for (const subscription of subscriptions) {
+          if (!takes(subscription, event)) continue;
+          id ??= uuidv7();
+          deliveries.push(pendingDelivery(subscription.webhookId, id, event.type, time));
         }
-        yield [id, event.type, time, messageBody(id, event.type, now, event.data)];
+        if (id !== null) yield [id, event.type, time, body(id, event.type, event.data)];
       }
     };
     const written = await this.sql.insert('webhook_events', WEBHOOK_EVENT_INSERT_COLUMNS, rows());
@@ -82,10 +81,10 @@ export class OutboxWrites {
     const time = this.sql.timestamp(now);
     const id = uuidv7();
     await this.sql.insert('webhook_events', WEBHOOK_EVENT_INSERT_COLUMNS, [
-      [id, 'ping', time, messageBody(id, 'ping', now, { webhookId })],
+      [id, 'ping', time, bodiesAt(now)(id, 'ping', { webhookId })],
     ]);
     await this.sql.insert('webhook_deliveries', WEBHOOK_DELIVERY_INSERT_COLUMNS, [
-      [uuidv7(), webhookId, id, 'ping', 'pending', 0, time, null, null, null, time, null],
+      pendingDelivery(webhookId, id, 'ping', time),
     ]);
   }
 }
