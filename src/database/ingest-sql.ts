@@ -32,6 +32,8 @@ export const SQLITE_MAX_PARAMS = 30_000;
 
 /** Reads of the stored state, with `?` placeholders, on either database. */
 export interface IngestLookups {
+  /** The database's dialect: the few statements that build JSON or take id lists differ. */
+  readonly dialect: Dialect;
   /** Most parameters one statement may bind. */
   readonly maxParams: number;
   /** `ORDER BY` of ids in JavaScript's order (byte order), whatever the database's collation. */
@@ -112,8 +114,6 @@ export async function selectArraysIn(
  * are written once, with `?` placeholders, and run on either database.
  */
 export interface IngestSql extends IngestLookups {
-  /** The database's dialect: the few statements that build JSON or take id lists differ. */
-  readonly dialect: Dialect;
   /** Runs a write; answers how many rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
   /**

@@ -196,9 +196,7 @@ export class IngestRun {
   private lookUp(assets: IngestAsset[]): Promise<StoredAssets | Set<string>> {
     const { mode, source, match } = this.payload;
     const stored =
-      mode === 'merge'
-        ? this.stored.forMerge(assets, match, source !== null)
-        : this.takenIds(assets);
+      mode === 'merge' ? this.stored.forMerge(assets, match, source) : this.takenIds(assets);
     // Awaited once the slice is planned; a failure before then must not go unhandled.
     stored.catch(() => undefined);
     return stored;

@@ -99,6 +99,59 @@ describe('findings through ingestion and the asset routes', () => {
     expect((await recordsOf(opened.id)).map((record) => record.action)).toEqual(['create']);
   });
 
+  it('a repeated scan moves the sighting of exactly the findings it lists, whatever else the asset holds', async () => {
+    const sightings = async () =>
+      Object.fromEntries(
+        (await findingsOf('web')).map((finding) => [finding.vulnId, finding.lastSeenAt]),
+      );
+    const moved = (before: Record<string, string>, after: Record<string, string>) =>
+      Object.keys(after)
+        .filter((vulnId) => after[vulnId] !== before[vulnId])
+        .sort();
+    await scan('nmap', 'web', ['CVE-1', ['CVE-2', 7.3]]);
+    await scan('qualys', 'web', ['CVE-3']);
+    // The asset's `source` is the last feed's again.
+    await scan('nmap', 'web', ['CVE-1', ['CVE-2', 7.3]]);
+    let before = await sightings();
+
+    // The same list again: unchanged; another feed's finding is not seen by this one.
+    const same = await scan('nmap', 'web', [['CVE-2', 7.3], 'CVE-1']);
+    expect(same.stats).toMatchObject({ assetsUnchanged: 1, assetsUpdated: 0 });
+    let after = await sightings();
+    expect(moved(before, after)).toEqual(['CVE-1', 'CVE-2']);
+
+    // A false positive the feed lists is seen; one it no longer lists is not.
+    const judged = await findingOf('web', 'CVE-2');
+    expect((await triage(judged.id, { status: 'false_positive', reason: 'x' })).status).toBe(200);
+    before = after;
+    await scan('nmap', 'web', ['CVE-1', ['CVE-2', 7.3]]);
+    after = await sightings();
+    expect(moved(before, after)).toEqual(['CVE-1', 'CVE-2']);
+    for (const run of [1, 2]) {
+      before = after;
+      const without = await scan('nmap', 'web', ['CVE-1']);
+      expect([run, without.stats.findingsFixed]).toEqual([run, 0]);
+      after = await sightings();
+      expect([run, moved(before, after)]).toEqual([run, ['CVE-1']]);
+    }
+    expect(await findingOf('web', 'CVE-2')).toMatchObject({ status: 'false_positive' });
+
+    // A value that differs is written, even when nothing else does.
+    const rescored = await scan('nmap', 'web', [['CVE-1', 9.9]]);
+    expect(rescored.stats).toMatchObject({ assetsUpdated: 1 });
+    expect(await findingOf('web', 'CVE-1')).toMatchObject({ score: 9.9 });
+
+    // Without a source a run lists the asset's whole state: the feeds' findings alike.
+    before = await sightings();
+    await scan(null, 'web', [['CVE-1', 9.9], ['CVE-2', 7.3], 'CVE-3']);
+    after = await sightings();
+    expect(moved(before, after)).toEqual(['CVE-1', 'CVE-2', 'CVE-3']);
+    before = after;
+    const again = await scan(null, 'web', [['CVE-1', 9.9], ['CVE-2', 7.3], 'CVE-3']);
+    expect(again.stats).toMatchObject({ assetsUnchanged: 1, findingsFixed: 0 });
+    expect(moved(before, await sightings())).toEqual(['CVE-1', 'CVE-2', 'CVE-3']);
+  });
+
   it('fixes what the feed no longer reports, and reopens it when reported again', async () => {
     await scan('nmap', 'web', ['CVE-1', 'CVE-2']);
     const fixing = await scan('nmap', 'web', ['CVE-2']);

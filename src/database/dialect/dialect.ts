@@ -116,6 +116,9 @@ export abstract class Dialect {
   /** The values a `?`-style statement binds for an id list (createdRecordsSelect's ids). */
   abstract idListValues(ids: readonly string[]): unknown[];
 
+  /** `column` ordered by its bytes (as JavaScript orders strings, short of surrogates). */
+  abstract bytewise(column: string): string;
+
   /**
    * The clause that makes a SELECT lock its rows until the commit against other writers, or ''
    * where a transaction already excludes every other writer (SQLite).

@@ -101,6 +101,10 @@ export class PostgresDialect extends Dialect {
     return [ids];
   }
 
+  bytewise(column: string): string {
+    return `${column} COLLATE "C"`;
+  }
+
   portListHolds(column: string, port: string): string {
     return `EXISTS (
       SELECT 1 FROM unnest(string_to_array(${column}, ',')) AS p(item)

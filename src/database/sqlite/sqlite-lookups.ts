@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Dialect } from '../dialect/dialect.js';
 import { SQLITE_MAX_PARAMS, type IngestLookups } from '../ingest-sql.js';
 
 /**
@@ -14,7 +15,10 @@ export class SqliteLookups implements IngestLookups {
   /** Statements in raw mode (rows as arrays): a statement's mode is its own. */
   private readonly arrayStatements = new Map<string, BetterSqlite3.Statement>();
 
-  constructor(private readonly db: BetterSqlite3.Database) {}
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    readonly dialect: Dialect,
+  ) {}
 
   // better-sqlite3 is synchronous: a turn of the event loop after each statement keeps the
   // service answering (health probes included) while a large ingestion runs.

@@ -91,6 +91,11 @@ export class SqliteDialect extends Dialect {
     return [...ids];
   }
 
+  // BINARY, the default collation.
+  bytewise(column: string): string {
+    return column;
+  }
+
   // The list made into a JSON array of its items; CAST reads a range's leading digits as its
   // start.
   portListHolds(column: string, port: string): string {
@@ -154,7 +159,7 @@ export class SqliteDialect extends Dialect {
     let reader: Database.Database | null = null;
     try {
       reader = new Database(this.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-      const result = await work(writer, new SqliteLookups(reader));
+      const result = await work(writer, new SqliteLookups(reader, this));
       await writer.commit();
       this.checkpoints.start(this.file, SQLITE_BUSY_TIMEOUT_MS);
       return result;
@@ -172,7 +177,7 @@ export class SqliteDialect extends Dialect {
     const reader = new Database(this.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
     try {
       reader.exec('BEGIN');
-      return await work(new SqliteLookups(reader));
+      return await work(new SqliteLookups(reader, this));
     } finally {
       if (reader.inTransaction) reader.exec('ROLLBACK');
       reader.close();

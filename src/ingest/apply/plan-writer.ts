@@ -72,6 +72,7 @@ export class PlanWriter {
     }
     await this.keepFindingCreations(plan);
     await this.findingWrites.apply(plan.findingPlans);
+    await this.findingWrites.seenAsListed(plan.findingsSeenAsListed);
     await writes.replaceServices(plan.replacedServiceLists, plan.serviceLists);
     await this.changes?.assets(plan);
     await this.events?.assets(plan);

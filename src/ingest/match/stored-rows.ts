@@ -6,12 +6,15 @@ import {
   type IdentifiedAssetRow,
 } from '../../database/repositories/assets/asset-stored-rows.js';
 import { itemIdentifiers, KEY_KINDS, type MatchRule } from './identity-match.js';
-import { FindingStoredRows } from '../../database/repositories/findings/finding-stored-rows.js';
+import {
+  FindingStoredRows,
+  type GivenVulnerabilities,
+} from '../../database/repositories/findings/finding-stored-rows.js';
 import { RelationStoredRows } from '../../database/repositories/relations/relation-stored-rows.js';
 import type { RelationRow, StoredAsset, StoredSources } from '../plan/ingest-plan.js';
 import type { AssetChange, RelationChange } from '../plan/plan-changes.js';
 import { CHANGES_PER_LIST, relationChange } from '../plan/plan-changes.js';
-import { storedCandidates, type StoredAssets } from '../plan/plan-assets.js';
+import { findingsAsListedKey, storedCandidates, type StoredAssets } from '../plan/plan-assets.js';
 import { byId, type StaleCandidate } from '../plan/plan-stale.js';
 
 // A deleted list's entries, and one more: whether the list was cut.
@@ -64,12 +67,12 @@ export class StoredRows {
   /**
    * merge: the stored assets the slice may match (by the identifiers of `rule`'s keys), the
    * findings and services of those it does that carry such a list, and their `sources`
-   * when `withSources` (the payload has a source).
+   * when the payload has a `source`.
    */
   async forMerge(
     assets: readonly IngestAsset[],
     rule: MatchRule,
-    withSources: boolean,
+    source: string | null,
   ): Promise<StoredAssets> {
     const byId = new Map<string, StoredAsset>();
     const ids = distinct(assets, (asset) => asset.id);
@@ -88,19 +91,51 @@ export class StoredRows {
     // Which candidate an item takes is the plan's to decide: each one's lists are read.
     const candidates = (asset: IngestAsset) =>
       storedCandidates(asset, { byId, ...identified }, rule).map((row) => row.id);
-    const withVulnerabilities = distinctOfAll(assets, (asset) =>
-      asset.vulnerabilities ? candidates(asset) : [],
-    );
     const withServices = distinctOfAll(assets, (asset) =>
       asset.services ? candidates(asset) : [],
     );
+    const { asListed, toRead } = await this.findingsAsListed(assets, candidates, source);
+    const named = source !== null ? distinctOfAll(assets, candidates) : [];
+    const sourceHolders = new Set(source !== null ? await this.assets.holding(source, named) : []);
     return {
       byId,
       ...identified,
-      findings: await this.findings.ofAssets(withVulnerabilities),
+      findingsAsListed: asListed,
+      findings: await this.findings.ofAssets(toRead),
       services: groupByAsset(await this.assets.services(withServices)),
-      sources: withSources ? await this.sources(distinctOfAll(assets, candidates)) : new Map(),
+      sourceHolders,
+      sources: await this.sources(named.filter((id) => !sourceHolders.has(id))),
     };
+  }
+
+  /**
+   * Which items' vulnerability lists leave a candidate's findings as they are
+   * (FindingStoredRows.asListed), by findingsAsListedKey; and the candidates whose findings
+   * are read, for the lists that do not.
+   */
+  private async findingsAsListed(
+    assets: readonly IngestAsset[],
+    candidates: (asset: IngestAsset) => string[],
+    source: string | null,
+  ): Promise<{ asListed: Set<string>; toRead: string[] }> {
+    const given: GivenVulnerabilities[] = [];
+    const items: number[] = [];
+    for (const asset of assets) {
+      const listed = asset.vulnerabilities;
+      if (!listed) continue;
+      for (const assetId of candidates(asset)) {
+        given.push({ assetId, listed });
+        items.push(asset.index);
+      }
+    }
+    const same = await this.findings.asListed(given, source);
+    const asListed = new Set<string>();
+    const toRead = new Set<string>();
+    given.forEach(({ assetId }, k) => {
+      if (same[k]) asListed.add(findingsAsListedKey(items[k], assetId));
+      else toRead.add(assetId);
+    });
+    return { asListed, toRead: [...toRead] };
   }
 
   /**

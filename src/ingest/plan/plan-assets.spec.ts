@@ -7,7 +7,13 @@ import { InvalidInputError } from '../../common/errors/invalid-input.error.js';
 import type { IngestService, IngestVulnerability } from '../ingest-payload.js';
 import type { StoredAsset, StoredSources } from './ingest-plan.js';
 import { item, storedAsset, testContext } from './plan-fixtures.js';
-import { planCreateAll, planMerge, type AssetUpdate, type StoredAssets } from './plan-assets.js';
+import {
+  findingsAsListedKey,
+  planCreateAll,
+  planMerge,
+  type AssetUpdate,
+  type StoredAssets,
+} from './plan-assets.js';
 
 const vulnerability: IngestVulnerability = {
   id: 'CVE-1',
@@ -50,6 +56,7 @@ function stored(
   findings: [string, PlannedFinding[]][] = [],
   sources: [string, StoredSources][] = [],
   services: [string, ServiceRow[]][] = [],
+  findingsAsListed: string[] = [],
 ): StoredAssets {
   return {
     byId: new Map(rows.map((row) => [row.id, row])),
@@ -59,6 +66,8 @@ function stored(
       return holders.set(key, [...(holders.get(key) ?? []), row]);
     }, new Map<string, StoredAsset[]>()),
     createdRank: new Map(byIp.map((row, rank) => [row.id, rank])),
+    findingsAsListed: new Set(findingsAsListed),
+    sourceHolders: new Set(),
     findings: new Map(findings),
     services: new Map(services),
     sources: new Map(sources),
@@ -210,6 +219,47 @@ describe('planMerge', () => {
     expect(plan.counts).toEqual(counts(0, 1, 0, 1));
   });
 
+  describe('a list the database found as stored (findingsAsListed)', () => {
+    const a = storedAsset('a', { name: 'A', source: 'scan', seen: 1 });
+    const sources: [string, StoredSources][] = [['a', { names: ['scan'], next: 1 }]];
+
+    it('plans no finding of it: only the sighting, found by the database; unchanged', () => {
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: { name: 'A' }, vulnerabilities: [vulnerability] })],
+        stored([a], [], [], sources, [], [findingsAsListedKey(0, 'a')]),
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.findingsSeenAsListed).toEqual(['a']);
+      expect(plan.findingPlans.size).toBe(0);
+      expect(plan.unchanged).toEqual(['a']);
+      expect(plan.counts).toEqual(counts(0, 0, 1, 0));
+    });
+
+    it('still updates the asset when another field changes', () => {
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: { name: 'B' }, vulnerabilities: [vulnerability] })],
+        stored([a], [], [], sources, [], [findingsAsListedKey(0, 'a')]),
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.findingsSeenAsListed).toEqual(['a']);
+      expect(plan.updates).toEqual([listUpdate(a, { after: { ...row(a), name: 'B' } })]);
+      expect(plan.vulnerabilityLists.size).toBe(0);
+    });
+
+    it('plans against the stored findings the item whose key it is not (another item)', () => {
+      const plan = planMerge(
+        [item(1, { id: 'a', fields: { name: 'A' }, vulnerabilities: [vulnerability] })],
+        stored([a], [], [['a', [storedFinding('a')]]], sources, [], [findingsAsListedKey(0, 'a')]),
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.findingsSeenAsListed).toEqual([]);
+      expect(plan.findingPlans.get('a')).toMatchObject({ seen: ['finding-a'], changes: [] });
+    });
+  });
+
   describe('services', () => {
     const a = storedAsset('a', { name: 'A' });
     const storedServices: [string, ServiceRow[]][] = [
@@ -344,6 +394,18 @@ describe('planMerge', () => {
       expect(plan.unchanged).toEqual(['a']);
       expect(plan.updates).toEqual([]);
       expect(plan.sourceAdds).toEqual([]);
+    });
+
+    it('an asset whose sources the lookups found holding the source: unchanged, none read', () => {
+      const a = storedAsset('a', { name: 'A', source: 'scan', seen: 1 });
+      const plan = planMerge(
+        [item(0, { id: 'a', fields: { name: 'A' } })],
+        { ...stored([a]), sourceHolders: new Set(['a']) },
+        new Map(),
+        testContext('scan'),
+      );
+      expect(plan.sourceAdds).toEqual([]);
+      expect(plan.unchanged).toEqual(['a']);
     });
 
     it('without a source, touches no provenance: the same item is unchanged', () => {

@@ -54,6 +54,11 @@ export interface AssetPlan {
   sourceAdds: [assetId: string, position: number][];
   /** What each item's vulnerability list does to its asset's findings, by asset id. */
   findingPlans: Map<string, FindingListPlan>;
+  /**
+   * Matched assets whose item lists their findings as they are (StoredAssets.findingsAsListed):
+   * only the listed findings' last sighting moves, found by the database.
+   */
+  findingsSeenAsListed: string[];
   /** The vulnerabilities each asset of `findingPlans` lists after (for the change list), by asset id. */
   vulnerabilityLists: Map<string, IngestVulnerability[]>;
   /** The service list to store, by asset id. */
@@ -89,13 +94,30 @@ export interface StoredAssets {
   byIdentifier: ReadonlyMap<string, readonly StoredAsset[]>;
   /** The place of each asset of `byIdentifier` in creation order (then id). */
   createdRank: ReadonlyMap<string, number>;
-  /** The stored findings (every status) of the matched assets that carry a list, by asset id. */
+  /**
+   * The items whose vulnerability list leaves a candidate's findings as they are (findingsAsListedKey):
+   * their findings are not read.
+   */
+  findingsAsListed: ReadonlySet<string>;
+  /**
+   * The stored findings (every status) of the candidates that carry a list, by asset id, unless
+   * every such list leaves them as they are.
+   */
   findings: ReadonlyMap<string, PlannedFinding[]>;
   /** The stored services of the matched assets that carry a list, by asset id. */
   services: ReadonlyMap<string, ServiceRow[]>;
-  /** The stored `sources` of the matched assets (read when the payload has a source). */
+  /** The candidates whose `sources` hold the payload's source (when it has one). */
+  sourceHolders: ReadonlySet<string>;
+  /**
+   * The stored `sources` of the candidates (read when the payload has a source), but those of
+   * `sourceHolders`, which the run leaves as they are.
+   */
   sources: ReadonlyMap<string, StoredSources>;
 }
+
+/** StoredAssets.findingsAsListed's key of an item (by its index) and a stored asset. */
+export const findingsAsListedKey = (itemIndex: number, assetId: string) =>
+  `${itemIndex} ${assetId}`;
 
 /** What a merge matches against: the stored assets the lookups found. */
 export type MatchedStore = Pick<StoredAssets, 'byId' | 'byIdentifier' | 'createdRank'>;
@@ -145,6 +167,7 @@ function emptyPlan(): AssetPlan {
     unchanged: [],
     sourceAdds: [],
     findingPlans: new Map(),
+    findingsSeenAsListed: [],
     vulnerabilityLists: new Map(),
     serviceLists: new Map(),
     replacedServiceLists: [],
@@ -316,6 +339,10 @@ function planAssetFindings(
   context: PlanContext,
 ): ListedVulnerability[] | null {
   if (!asset.vulnerabilities) return null;
+  if (stored.findingsAsListed.has(findingsAsListedKey(asset.index, assetId))) {
+    plan.findingsSeenAsListed.push(assetId);
+    return null;
+  }
   const findings = planFindings(
     stored.findings.get(assetId) ?? [],
     asset.vulnerabilities,
@@ -398,7 +425,7 @@ export function planMerge(
     );
     let sourcesBefore: string[] | null = null;
     const firstSeen = source !== null && !match.seen;
-    if (source !== null) {
+    if (source !== null && !stored.sourceHolders.has(match.id)) {
       const sources = stored.sources.get(match.id) ?? { names: [], next: 0 };
       if (!sources.names.includes(source)) {
         sourcesBefore = sources.names;

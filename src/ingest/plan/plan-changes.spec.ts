@@ -42,6 +42,8 @@ describe('ChangeLog', () => {
         ]),
         byIdentifier: new Map(),
         createdRank: new Map(),
+        findingsAsListed: new Set(),
+        sourceHolders: new Set(),
         findings: new Map([
           [
             'a',
@@ -128,6 +130,8 @@ describe('ChangeLog', () => {
         byId: new Map([['a', a]]),
         byIdentifier: new Map(),
         createdRank: new Map(),
+        findingsAsListed: new Set(),
+        sourceHolders: new Set(),
         findings: new Map(),
         services: new Map([
           [

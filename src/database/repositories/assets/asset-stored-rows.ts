@@ -1,6 +1,12 @@
 import type { AssetOrigin } from '../../../common/field-rules/inventory-values.js';
 import type { IdentifierKind } from '../../entities/asset-identifier.entity.js';
-import { selectIn, type IngestLookups } from '../../ingest-sql.js';
+import {
+  chunks,
+  idsPerStatement,
+  placeholders,
+  selectIn,
+  type IngestLookups,
+} from '../../ingest-sql.js';
 import type { PositionedSourceRow } from '../../tables/asset-sources.table.js';
 import type { AssetRow, StoredAssetRow } from '../../tables/assets.table.js';
 import type { ServiceRow } from '../../tables/services.table.js';
@@ -131,6 +137,25 @@ export class AssetStoredRows {
   /** The services of these assets, in no order. */
   services(assetIds: readonly string[]): Promise<ServiceRow[]> {
     return selectIn(this.db, SERVICES_SELECT, 'asset_id', assetIds);
+  }
+
+  /**
+   * Which of these assets' `sources` hold `source`: a repeated feed's assets mostly do, and
+   * need no more of their sources read.
+   */
+  async holding(source: string, assetIds: readonly string[]): Promise<string[]> {
+    const held: string[] = [];
+    // Found by the key (asset, source): on SQLite, which plans without statistics, the index
+    // on the source alone would read every asset of the feed for each statement.
+    const bySource = this.db.dialect.unindexed('source');
+    for (const part of chunks(assetIds, idsPerStatement(this.db) - 1)) {
+      const rows = await this.db.arrays(
+        `SELECT asset_id FROM asset_sources WHERE ${bySource} = ? AND asset_id IN (${placeholders(part)})`,
+        [source, ...part],
+      );
+      for (const [id] of rows) held.push(id as string);
+    }
+    return held;
   }
 
   /** The `sources` of these assets, by asset then position. */

@@ -156,6 +156,25 @@ export class FindingWrites {
   }
 
   /** `statement` (ending `IN`) run on `ids`, idsPerStatement at a time, after `params`. */
+  /**
+   * The sightings of assets whose write lists their findings as they are
+   * (FindingStoredRows.asListed): their findings that are not fixed (with a source: among the
+   * source's), which are the listed ones.
+   */
+  async seenAsListed(assetIds: readonly string[]): Promise<void> {
+    const { source } = this;
+    const reported =
+      source === null
+        ? ''
+        : 'AND EXISTS (SELECT 1 FROM finding_sources s WHERE s.finding_id = findings.id AND s.source = ?)';
+    for (const part of chunks(assetIds, this.perStatement)) {
+      await this.sql.runQueued(
+        `UPDATE findings SET last_seen_at = ? WHERE asset_id IN (${placeholders(part)}) AND status <> 'fixed' ${reported}`,
+        [this.now, ...part, ...(source === null ? [] : [source])],
+      );
+    }
+  }
+
   private async byIds(ids: readonly string[], statement: string, params: unknown[]): Promise<void> {
     for (const part of chunks(ids, this.perStatement)) {
       await this.sql.runQueued(`${statement} (${placeholders(part)})`, [...params, ...part]);
