@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { assetCalls, identifierRows } from '../support/asset-calls.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 
 const INGEST = '/api/integrations/ingest';
@@ -8,33 +9,9 @@ describe('asset identity: addresses, MAC addresses, host names', () => {
   let editor: string;
   let admin: string;
 
-  const create = async (body: object) => {
-    const response = await t.request('POST', '/api/assets', { token: editor, body });
-    expect(response.status).toBe(201);
-    return response.body as Record<string, any>;
-  };
-  const put = async (id: string, body: object) => {
-    const response = await t.request('PUT', `/api/assets/${id}`, { token: editor, body });
-    expect(response.status).toBe(200);
-    return response.body as Record<string, any>;
-  };
-  const get = async (id: string) =>
-    (await t.request('GET', `/api/assets/${id}`, { token: editor })).body as Record<string, any>;
-  const ingest = async (body: object) => {
-    const response = await t.request('POST', INGEST, { token: editor, body });
-    expect(response.status).toBe(200);
-    return response.body as Record<string, any>;
-  };
+  const { create, put, get, ingest } = assetCalls(() => ({ t, token: editor }));
   /** The asset's identifier rows, as (kind, value) text, sorted. */
-  const identifiers = async (id: string) => {
-    const rows = await t.dataSource.query<{ kind: string; value: string }[]>(
-      t.dataSource.driver.options.type === 'postgres'
-        ? 'SELECT kind, value FROM asset_identifiers WHERE asset_id = $1'
-        : 'SELECT kind, value FROM asset_identifiers WHERE asset_id = ?',
-      [id],
-    );
-    return rows.map((row) => `${row.kind} ${row.value}`).sort();
-  };
+  const identifiers = (id: string) => identifierRows(t, id);
 
   beforeAll(async () => {
     t = await TestApp.start();

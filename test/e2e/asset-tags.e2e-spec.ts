@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { assetCalls, identifierRows } from '../support/asset-calls.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 import { sendScannerBody } from '../support/ingest-helpers.js';
 
@@ -10,38 +11,17 @@ describe('asset tags', () => {
   let editor: string;
   let admin: string;
 
-  const create = async (body: object) => {
-    const response = await t.request('POST', '/api/assets', { token: editor, body });
-    expect(response.status).toBe(201);
-    return response.body as Record<string, any>;
-  };
-  const put = async (id: string, body: object) => {
-    const response = await t.request('PUT', `/api/assets/${id}`, { token: editor, body });
-    expect(response.status).toBe(200);
-    return response.body as Record<string, any>;
-  };
-  const get = async (id: string) =>
-    (await t.request('GET', `/api/assets/${id}`, { token: editor })).body as Record<string, any>;
-  const ingest = async (body: object) => {
-    const response = await t.request('POST', INGEST, { token: editor, body });
-    expect([response.status, response.body.error]).toEqual([200, undefined]);
-    return response.body as Record<string, any>;
-  };
+  const { create, put, get, ingest } = assetCalls(() => ({ t, token: editor }));
   const history = async (id: string) =>
     (await t.request('GET', `/api/assets/${id}/changes`, { token: admin })).body as Record<
       string,
       any
     >[];
   /** The asset's tag rows in asset_identifiers, sorted. */
-  const tagRows = async (id: string) => {
-    const rows = await t.dataSource.query<{ value: string }[]>(
-      t.dataSource.driver.options.type === 'postgres'
-        ? "SELECT value FROM asset_identifiers WHERE asset_id = $1 AND kind = 'tag'"
-        : "SELECT value FROM asset_identifiers WHERE asset_id = ? AND kind = 'tag'",
-      [id],
-    );
-    return rows.map((row) => row.value).sort();
-  };
+  const tagRows = async (id: string) =>
+    (await identifierRows(t, id))
+      .filter((row) => row.startsWith('tag '))
+      .map((row) => row.slice('tag '.length));
 
   beforeAll(async () => {
     t = await TestApp.start();
