@@ -9,7 +9,8 @@ describe('asset identity: addresses, MAC addresses, host names', () => {
   let editor: string;
   let admin: string;
 
-  const { create, put, get, ingest } = assetCalls(() => ({ t, token: editor }));
+  const calls = assetCalls(() => ({ t, token: editor }));
+  const { create, put, get, ingest } = calls;
   /** The asset's identifier rows, as (kind, value) text, sorted. */
   const identifiers = (id: string) => identifierRows(t, id);
 
@@ -198,25 +199,7 @@ describe('asset identity: addresses, MAC addresses, host names', () => {
   });
 
   describe('the list filters cidr, mac and hostname, and search over the lists', () => {
-    const ids = async (query: string) => {
-      const response = await t.request('GET', `/api/assets?limit=1000&${query}`, {
-        token: editor,
-      });
-      expect(response.status).toBe(200);
-      expect(response.body.total).toBe(response.body.assets.length);
-      return (response.body.assets as { id: string }[]).map((asset) => asset.id).sort();
-    };
-    const exportedIds = async (query: string) => {
-      const response = await fetch(`${t.baseUrl}/api/assets/export?format=ndjson&${query}`, {
-        headers: { authorization: `Bearer ${editor}` },
-      });
-      expect(response.status).toBe(200);
-      return (await response.text())
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line).id as string)
-        .sort();
-    };
+    const { listedIds: ids, exportedIds } = calls;
 
     beforeAll(async () => {
       await ingest({

@@ -11,7 +11,8 @@ describe('asset tags', () => {
   let editor: string;
   let admin: string;
 
-  const { create, put, get, ingest } = assetCalls(() => ({ t, token: editor }));
+  const calls = assetCalls(() => ({ t, token: editor }));
+  const { create, put, get, ingest } = calls;
   const history = async (id: string) =>
     (await t.request('GET', `/api/assets/${id}/changes`, { token: admin })).body as Record<
       string,
@@ -167,25 +168,7 @@ describe('asset tags', () => {
   });
 
   describe('the list filter tag', () => {
-    const ids = async (query: string) => {
-      const response = await t.request('GET', `/api/assets?limit=1000&${query}`, {
-        token: editor,
-      });
-      expect([response.status, response.body.error]).toEqual([200, undefined]);
-      expect(response.body.total).toBe(response.body.assets.length);
-      return (response.body.assets as { id: string }[]).map((asset) => asset.id).sort();
-    };
-    const exportedIds = async (query: string) => {
-      const response = await fetch(`${t.baseUrl}/api/assets/export?format=ndjson&${query}`, {
-        headers: { authorization: `Bearer ${editor}` },
-      });
-      expect(response.status).toBe(200);
-      return (await response.text())
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line).id as string)
-        .sort();
-    };
+    const { listedIds: ids, exportedIds } = calls;
 
     beforeAll(async () => {
       await ingest({

@@ -25,6 +25,25 @@ export function assetCalls(app: () => { t: TestApp; token: string }) {
     put: (id: string, body: object) => call('PUT', `/api/assets/${id}`, 200, body),
     get: (id: string) => call('GET', `/api/assets/${id}`, 200),
     ingest: (body: object) => call('POST', '/api/integrations/ingest', 200, body),
+    /** The ids the list answers for `query` (all on one page), sorted. */
+    listedIds: async (query: string) => {
+      const answer = await call('GET', `/api/assets?limit=1000&${query}`, 200);
+      expect(answer.total).toBe(answer.assets.length);
+      return (answer.assets as { id: string }[]).map((asset) => asset.id).sort();
+    },
+    /** The ids the NDJSON export streams for `query`, sorted. */
+    exportedIds: async (query: string) => {
+      const { t, token } = app();
+      const response = await fetch(`${t.baseUrl}/api/assets/export?format=ndjson&${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      return (await response.text())
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line).id as string)
+        .sort();
+    },
   };
 }
 
