@@ -89,8 +89,13 @@ export class StoredRows {
       rule,
     );
     // Which candidate an item takes is the plan's to decide: each one's lists are read.
-    const candidates = (asset: IngestAsset) =>
-      storedCandidates(asset, { byId, ...identified }, rule).map((row) => row.id);
+    const candidateIds = new Map(
+      assets.map((asset) => [
+        asset,
+        storedCandidates(asset, { byId, ...identified }, rule).map((row) => row.id),
+      ]),
+    );
+    const candidates = (asset: IngestAsset) => candidateIds.get(asset)!;
     const withServices = distinctOfAll(assets, (asset) =>
       asset.services ? candidates(asset) : [],
     );
