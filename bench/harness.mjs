@@ -352,6 +352,14 @@ export function medianRound(rounds, ratio) {
  * always runs just after the other's load; each round's two windows are seconds apart, so the
  * machine's drift moves both sides alike.
  */
+/**
+ * Runs `sides` one after the other, in reverse order on odd rounds: neither side of a pair
+ * always runs just after the other.
+ */
+export async function inTurn(round, sides) {
+  for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await side();
+}
+
 export async function pairedRow(h, figure, { service, baseline }, { rounds, seconds, minRatio }) {
   await baseline(1);
   await service(1);

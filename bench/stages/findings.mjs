@@ -8,7 +8,7 @@ import { Buffer } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ingest, load, pairedRow, ratioRow } from '../harness.mjs';
+import { ingest, inTurn, load, pairedRow, ratioRow } from '../harness.mjs';
 import { benchAsset, openRaw } from '../lib.mjs';
 
 const SOURCE = 'findings';
@@ -188,14 +188,7 @@ export default {
           result.bulk = await h.baselineIngest(baselineDb, first.file, 'bulk');
           result.repeatRaw = await h.baselineIngest(baselineDb, repeated.file, 'repeat');
         };
-        // Which side goes first alternates: neither always runs just after the other.
-        if (round % 2 === 0) {
-          await baselineSide();
-          await serviceSide();
-        } else {
-          await serviceSide();
-          await baselineSide();
-        }
+        await inTurn(round, [baselineSide, serviceSide]);
         const [serviceCounts, baselineCounts] = [
           await storeCounts(serviceDb),
           await storeCounts(baselineDb),

@@ -6,7 +6,15 @@
 import { Buffer } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INGEST_MAX_BYTES, ingest, limitRow, load, pairedRow, ratioRow } from '../harness.mjs';
+import {
+  ingest,
+  INGEST_MAX_BYTES,
+  inTurn,
+  limitRow,
+  load,
+  pairedRow,
+  ratioRow,
+} from '../harness.mjs';
 import { benchAsset } from '../lib.mjs';
 
 /** Assets (and relations) per ingestion body of the big store: about 55 MiB each. */
@@ -74,14 +82,7 @@ export default {
         const baselineSide = async () => {
           result.raw = await h.baselineIngest(baselineDb, file, 'raw');
         };
-        // Which side goes first alternates: neither always runs just after the other.
-        if (round % 2 === 0) {
-          await baselineSide();
-          await serviceSide();
-        } else {
-          await serviceSide();
-          await baselineSide();
-        }
+        await inTurn(round, [baselineSide, serviceSide]);
         results.push(result);
         h.log(`  identity round ${round + 1}: ${JSON.stringify(result)}`);
       }

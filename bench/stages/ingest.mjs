@@ -4,7 +4,7 @@
 // ingestion; the worst /api/health answer meanwhile; the service's peak memory. The same first
 // and repeated ingestion on a service with its change history off (CHANGE_HISTORY=off, a
 // bench-only setting) gives what the change records cost.
-import { IngestRefused, ingest, limitRow, ratioRow } from '../harness.mjs';
+import { ingest, IngestRefused, inTurn, limitRow, ratioRow } from '../harness.mjs';
 import { withOptions } from '../lib.mjs';
 
 /**
@@ -91,16 +91,7 @@ export default {
           result.firstOff = (await ingest(off, body)).ms;
           result.repeatOff = (await ingest(off, body)).ms;
         };
-        // Which side goes first alternates: neither always runs just after the other.
-        if (round % 2 === 0) {
-          await baselineSide();
-          await historyOffSide();
-          await serviceSide();
-        } else {
-          await serviceSide();
-          await historyOffSide();
-          await baselineSide();
-        }
+        await inTurn(round, [baselineSide, historyOffSide, serviceSide]);
         results.push(result);
         h.log(
           `  ingest round ${round + 1}: ${JSON.stringify(result, (_k, v) => (typeof v === 'number' ? Math.round(v) : v))}`,
