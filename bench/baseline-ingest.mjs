@@ -19,9 +19,10 @@
 //           the assets' last_seen_at moved, with updated_at where the list changed. The bench's
 //           payloads change no finding's values and list no fixed finding again: neither is
 //           written here.
-// A payload whose assets carry identity lists (`addresses`, `macAddresses`, `hostnames`: the
-// identity stage's) is written with them, as the service writes them: each list's text in its
-// asset's row, and one asset_identifiers row per value (an address by its sortable key).
+// Every asset's identity lists are written as the service writes them: each list's text in its
+// asset's row, and one asset_identifiers row per value (an address by its sortable key). An
+// asset's ip is its first address, its only one when the payload gives no `addresses` (the
+// identity stage's payload gives them, with `macAddresses` and `hostnames`).
 // Usage: node bench/baseline-ingest.mjs <raw|bulk|repeat> <database url> <payload file>; prints ms.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -105,18 +106,17 @@ const PG_TYPES = {
   updated_at: 'timestamptz',
 };
 const IDENTITY_COLUMNS = ['addresses', 'mac_addresses', 'hostnames'];
-/** The tables written, in order; with identity lists, those too (set once the payload is read). */
-let TABLES = BASE_TABLES;
-function useIdentity() {
+/** The tables written, in order: the identity lists' columns and rows with the assets'. */
+const TABLES = (() => {
   const { assets, ...rest } = BASE_TABLES;
   const [assetSources, ...others] = Object.entries(rest);
-  TABLES = {
+  return {
     assets: [...assets, ...IDENTITY_COLUMNS],
     [assetSources[0]]: assetSources[1],
     asset_identifiers: ['asset_id', 'kind', 'value'],
     ...Object.fromEntries(others),
   };
-}
+})();
 
 const ROWS_PER_STATEMENT = { raw: 1, bulk: 100, repeat: 1 };
 /** Rows (or ids) a PostgreSQL statement takes at a time: one array parameter per column. */
@@ -156,22 +156,22 @@ function sourceOf(payload) {
 
 function rowsOf(payload) {
   const source = sourceOf(payload);
-  const identity = payload.assets.some((a) => a.addresses || a.macAddresses || a.hostnames);
-  if (identity) useIdentity();
   const findings = { findings: [], finding_sources: [], finding_periods: [] };
   for (const a of payload.assets) openedFindings(a.id, a.vulnerabilities ?? [], source, findings);
-  const lists = (a) => [a.addresses ?? [], a.macAddresses ?? [], a.hostnames ?? []];
+  const lists = (a) => [
+    a.addresses ?? (a.ip ? [a.ip] : []),
+    a.macAddresses ?? [],
+    a.hostnames ?? [],
+  ];
   const identifiers = [];
-  if (identity) {
-    for (const a of payload.assets) {
-      const [addresses, macs, hosts] = lists(a);
-      for (const address of addresses) identifiers.push([a.id, 'ip', addressKey(address)]);
-      for (const mac of macs) identifiers.push([a.id, 'mac', mac]);
-      for (const host of hosts) identifiers.push([a.id, 'host', host]);
-    }
+  for (const a of payload.assets) {
+    const [addresses, macs, hosts] = lists(a);
+    for (const address of addresses) identifiers.push([a.id, 'ip', addressKey(address)]);
+    for (const mac of macs) identifiers.push([a.id, 'mac', mac]);
+    for (const host of hosts) identifiers.push([a.id, 'host', host]);
   }
   return {
-    ...(identity && { asset_identifiers: identifiers }),
+    asset_identifiers: identifiers,
     assets: payload.assets.map((a) => [
       a.id,
       a.name,
@@ -188,7 +188,7 @@ function rowsOf(payload) {
       now,
       now,
       now,
-      ...(identity ? lists(a).map((list) => list.join(' ')) : []),
+      ...lists(a).map((list) => list.join(' ')),
     ]),
     asset_sources: payload.assets.map((a) => [a.id, source, 0]),
     ...findings,
