@@ -29,10 +29,11 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import { v7 as timeOrderedUuid } from 'uuid';
-// The service's own (bench/run.mjs builds it first): a finding stores its score's severity.
+// The service's own (bench/run.mjs builds it first): a finding stores its score's severity,
+// and its id is made as the service makes ids.
 import { severityOf } from '../dist/common/field-rules/finding-values.js';
 import { addressKey } from '../dist/common/field-rules/identity-values.js';
+import { timeOrderedId } from '../dist/common/ids/time-ordered-id.js';
 import { openRaw } from './lib.mjs';
 
 const [way, url, file] = process.argv.slice(2);
@@ -127,7 +128,7 @@ const now = db.kind === 'postgres' ? new Date().toISOString() : db.timestamp(new
 /** New open findings of `assetId` (its listed `vulnerabilities`), with their sources and periods. */
 function openedFindings(assetId, vulnerabilities, source, rows) {
   for (const v of vulnerabilities) {
-    const id = timeOrderedUuid();
+    const id = timeOrderedId();
     rows.findings.push([
       id,
       assetId,

@@ -38,7 +38,7 @@ import type { ListAssetsQueryDto } from './dto/list-assets-query.dto.js';
 /** What the list and the export read of a query: its filters and sort. */
 type AssetFiltersQuery = ListAssetsQueryDto | ExportAssetsQueryDto;
 import type { UpdateAssetDto } from './dto/update-asset.dto.js';
-import { v7 as uuidv7 } from 'uuid';
+import { timeOrderedId } from '../common/ids/time-ordered-id.js';
 import { FindingListWriter } from '../findings/finding-list-writer.js';
 
 const assetNotFound = (id: string) => new NotFoundError(`asset ${id} not found`);
@@ -131,7 +131,7 @@ export class AssetsService {
   async create(origin: ChangeOrigin, dto: CreateAssetDto): Promise<AssetResponse> {
     const now = new Date();
     const asset: Asset = {
-      id: uuidv7(),
+      id: timeOrderedId(),
       ...assetFieldProperties(dto, null),
       addresses: '',
       macAddresses: '',

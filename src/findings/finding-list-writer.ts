@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { v7 as uuidv7 } from 'uuid';
+import { timeOrderedId } from '../common/ids/time-ordered-id.js';
 import type { VulnerabilityValues } from '../common/field-rules/vulnerability-list.js';
 import { FindingStoredRows } from '../database/repositories/findings/finding-stored-rows.js';
 import { FindingWrites } from '../database/repositories/findings/finding-writes.js';
@@ -49,7 +49,7 @@ export class FindingListWriter {
       publishedDate: publishedDate ?? null,
     }));
     const stored = (await new FindingStoredRows(sql).ofAssets([assetId])).get(assetId) ?? [];
-    const plan = planFindings(stored, listed, null, () => uuidv7());
+    const plan = planFindings(stored, listed, null, () => timeOrderedId());
     // Their creation records, kept without a copy by an ingestion, get it before they change.
     await unit.changing(
       'finding',

@@ -1,5 +1,5 @@
 import { setImmediate as letOtherRequestsRun } from 'node:timers/promises';
-import { v7 as timeOrderedUuid } from 'uuid';
+import { timeOrderedId } from '../common/ids/time-ordered-id.js';
 import type { ChangeOrigin } from '../database/history/change-origin.js';
 import { ChangeWriter } from './apply/change-writer.js';
 import { EventWriter } from './apply/event-writer.js';
@@ -117,7 +117,7 @@ export class IngestRun {
     findingEvents: FindingEvents | null = null,
   ) {
     const { source, match, itemName } = payload;
-    this.context = { source, match, itemName, newId: () => timeOrderedUuid() };
+    this.context = { source, match, itemName, newId: () => timeOrderedId() };
     this.stored = new StoredRows(lookups);
     this.readAhead = lookups.readAhead;
     const changes = sql && history ? new ChangeWriter(sql, history, source, now) : null;

@@ -13,7 +13,7 @@ import type { ListRelationsQueryDto } from './dto/list-relations-query.dto.js';
 import type { UpdateRelationDto } from './dto/update-relation.dto.js';
 import type { Relation } from '../database/entities/relation.entity.js';
 import { RelationDirection } from '../common/field-rules/inventory-values.js';
-import { v7 as uuidv7 } from 'uuid';
+import { timeOrderedId } from '../common/ids/time-ordered-id.js';
 
 export interface RelationPage {
   relations: Relation[];
@@ -54,7 +54,7 @@ export class RelationsService {
     await this.assertAssetsExist(dto.sourceAssetId, dto.targetAssetId);
     const now = new Date();
     const relation: Relation = {
-      id: uuidv7(),
+      id: timeOrderedId(),
       sourceAssetId: dto.sourceAssetId,
       targetAssetId: dto.targetAssetId,
       type: dto.type,

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { v7 as uuidv7 } from 'uuid';
+import { timeOrderedId } from '../common/ids/time-ordered-id.js';
 import { actorOf } from '../database/entities/actor-columns.js';
 import { NotFoundError } from '../common/errors/not-found.error.js';
 import type { Principal } from '../common/principal.js';
@@ -97,7 +97,7 @@ export class RunsService implements OnApplicationBootstrap {
   async start(caller: Principal, requestId: string): Promise<RunRecord> {
     const now = new Date();
     const run: IngestionRun = {
-      id: uuidv7(),
+      id: timeOrderedId(),
       status: 'running',
       dryRun: null,
       format: 'json',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { v7 as uuidv7 } from 'uuid';
+import { timeOrderedId } from '../../common/ids/time-ordered-id.js';
 import { AppDataSource } from '../app-data-source.js';
 import { WebhookDelivery } from '../entities/webhook-delivery.entity.js';
 import { Webhook } from '../entities/webhook.entity.js';
@@ -140,7 +140,7 @@ export class WebhooksRepository {
     const delivery = await this.deliveries.findOneBy({ id: deliveryId, webhookId });
     if (delivery === null) return false;
     await this.deliveries.insert({
-      id: uuidv7(),
+      id: timeOrderedId(),
       webhookId,
       eventId: delivery.eventId,
       type: delivery.type,

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { timeOrderedId } from '../../../common/ids/time-ordered-id.js';
 import type { IngestSql } from '../../ingest-sql.js';
 import type { EventType, WebhookFilter } from '../../outbox/event-types.js';
 import { takes, type OutboxEvent, type Subscription } from '../../outbox/outbox-event.js';
@@ -27,7 +27,7 @@ function bodiesAt(time: Date): (id: string, type: string, data: object) => strin
 
 /** A new delivery's row (WEBHOOK_DELIVERY_COLUMNS' order): pending, due at once. */
 function pendingDelivery(webhookId: string, eventId: string, type: string, time: unknown) {
-  return [uuidv7(), webhookId, eventId, type, 'pending', 0, time, null, null, null, time];
+  return [timeOrderedId(), webhookId, eventId, type, 'pending', 0, time, null, null, null, time];
 }
 
 /**
@@ -65,7 +65,7 @@ export class OutboxWrites {
         let id: string | null = null;
         for (const subscription of subscriptions) {
           if (!takes(subscription, event)) continue;
-          id ??= uuidv7();
+          id ??= timeOrderedId();
           deliveries.push(pendingDelivery(subscription.webhookId, id, event.type, time));
         }
         if (id !== null) yield [id, event.type, time, body(id, event.type, event.data)];
@@ -79,7 +79,7 @@ export class OutboxWrites {
   /** A ping to one webhook, whatever it subscribes to. */
   async ping(webhookId: string, now: Date): Promise<void> {
     const time = this.sql.timestamp(now);
-    const id = uuidv7();
+    const id = timeOrderedId();
     await this.sql.insert('webhook_events', WEBHOOK_EVENT_INSERT_COLUMNS, [
       [id, 'ping', time, bodiesAt(now)(id, 'ping', { webhookId })],
     ]);
