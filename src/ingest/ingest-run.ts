@@ -218,12 +218,15 @@ export class IngestRun {
     return plan;
   }
 
-  /** append: the slice's ids already stored (a clash); none in replace. */
+  /**
+   * append: the slice's ids that name a stored asset (a clash), also through an id merged into
+   * it, which created anew would bring the merged asset back; none in replace.
+   */
   private async takenIds(assets: IngestAsset[]): Promise<Set<string>> {
     if (this.payload.mode !== 'append') return new Set();
     const ids = new Set<string>();
     for (const asset of assets) if (asset.id) ids.add(asset.id);
-    return this.stored.existingIds([...ids]);
+    return new Set((await this.stored.storedAssetsNamed([...ids])).keys());
   }
 
   /**
@@ -295,8 +298,10 @@ export class IngestRun {
   private async relations(deferWrites: boolean): Promise<void> {
     const { payloadIds, payloadIps } = this;
     const { mode } = this.payload;
-    // Ends outside the payload, once looked up: whether they name a stored asset.
-    const storedRefs = new Map<string, boolean>();
+    // Ends outside the payload, once looked up: the stored asset each names, if any.
+    const storedRefs = new Map<string, string | null>();
+    // The stored assets named by such ends whose stored relations were read.
+    const namedStored = new Set<string>();
     const seenBefore = new Map<string, number>();
     const deferred: RelationPlan[] = [];
     // Only stored assets have stored relations: those the items matched, and those referred to.
@@ -306,9 +311,17 @@ export class IngestRun {
       // Ends that are not payload ids must name stored assets (not in replace: those go).
       if (mode !== 'replace') {
         const refs = this.refsOutsidePayload(relations, storedRefs);
-        const found = await this.stored.existingIds(refs);
-        for (const ref of refs) storedRefs.set(ref, found.has(ref));
-        await this.addStoredRelations([...found].filter((id) => !this.matchedBy.has(id)));
+        const found = await this.stored.storedAssetsNamed(refs);
+        const toRead: string[] = [];
+        for (const ref of refs) {
+          const id = found.get(ref) ?? null;
+          storedRefs.set(ref, id);
+          // Once per asset: an id merged into it and its own may both be ends.
+          if (id === null || this.matchedBy.has(id) || namedStored.has(id)) continue;
+          namedStored.add(id);
+          toRead.push(id);
+        }
+        await this.addStoredRelations(toRead);
       }
       const storedByKey = this.storedRelations.byKey;
       const plan = planRelations(
@@ -379,7 +392,10 @@ export class IngestRun {
   }
 
   /** The ends of `relations` that are no payload id and have not been looked up yet. */
-  private refsOutsidePayload(relations: IngestRelation[], known: Map<string, boolean>): string[] {
+  private refsOutsidePayload(
+    relations: IngestRelation[],
+    known: ReadonlyMap<string, unknown>,
+  ): string[] {
     const refs = new Set<string>();
     const visit = (ref: string) => {
       if (!this.payloadIds.has(ref) && !known.has(ref)) refs.add(ref);

@@ -249,6 +249,95 @@ describe('merging assets', () => {
     });
   });
 
+  describe('keeps merged ids naming the asset they were merged into, in ingestion', () => {
+    const relationTexts = async (id: string) =>
+      (await relationsOf(id))
+        .map((r) => `${r.sourceAssetId} ${r.type} ${r.targetAssetId} ${r.protocol}`)
+        .sort();
+
+    beforeAll(async () => {
+      await ok('POST', INGEST, {
+        assets: [
+          { id: 'k-target', name: 'server' },
+          { id: 'k-gone', name: 'server (old name)' },
+          { id: 'k-peer', name: 'switch' },
+        ],
+        relations: [
+          { sourceAssetId: 'k-target', targetAssetId: 'k-peer', type: 'uplink', protocol: 'tcp' },
+        ],
+      });
+      expect((await merge('k-target', { from: ['k-gone'] })).status).toBe(200);
+    });
+
+    it('resolves a relation end naming a merged id to that asset, its stored relations matched', async () => {
+      const run = await ok('POST', INGEST, {
+        assets: [{ id: 'k-new', name: 'laptop' }],
+        relations: [
+          { sourceAssetId: 'k-new', targetAssetId: 'k-gone', type: 'link' },
+          // The stored k-target uplink, named through the merged id: updated, not repeated.
+          { sourceAssetId: 'k-gone', targetAssetId: 'k-peer', type: 'uplink', protocol: 'udp' },
+        ],
+      });
+      expect(run.stats).toMatchObject({
+        assetsCreated: 1,
+        relationsCreated: 1,
+        relationsUpdated: 1,
+        relationsUnchanged: 0,
+      });
+      expect(await relationTexts('k-target')).toEqual([
+        'k-new link k-target null',
+        'k-target uplink k-peer udp',
+      ]);
+      expect(await status('k-gone')).toBe(404);
+
+      // Likewise in append, and with the surviving id beside it: one asset, so a self-link.
+      const appended = await ok('POST', INGEST, {
+        options: { mode: 'append' },
+        assets: [{ id: 'k-appended', name: 'printer' }],
+        relations: [{ sourceAssetId: 'k-appended', targetAssetId: 'k-gone', type: 'print' }],
+      });
+      expect(appended.stats).toMatchObject({ assetsCreated: 1, relationsCreated: 1 });
+      expect(await relationTexts('k-appended')).toEqual(['k-appended print k-target null']);
+      const selfLink = await t.request('POST', INGEST, {
+        token: editor,
+        body: { relations: [{ sourceAssetId: 'k-gone', targetAssetId: 'k-target', type: 'x' }] },
+      });
+      expect(selfLink.status).toBe(400);
+      expectErrorBody(selfLink, /relations\[0\] links an asset to itself/);
+    });
+
+    it('append: refuses an item naming a merged id as it refuses a stored one, writing nothing', async () => {
+      const changes = await changeCount();
+      const target = await ok('GET', '/api/assets/k-target');
+      for (const id of ['k-gone', 'k-target']) {
+        const response = await t.request('POST', INGEST, {
+          token: editor,
+          body: {
+            options: { mode: 'append' },
+            assets: [
+              { id: 'k-fresh', name: 'fresh' },
+              { id, name: 'back again' },
+            ],
+          },
+        });
+        expect(response.status).toBe(409);
+        expectErrorBody(response, new RegExp(`^assets\\[1\\]\\.id ${id} already exists$`));
+      }
+      expect(await status('k-gone')).toBe(404);
+      expect(await status('k-fresh')).toBe(404);
+      expect(await ok('GET', '/api/assets/k-target')).toEqual(target);
+      expect(await changeCount()).toBe(changes);
+      // The asset routes take no id: none can bring a merged id back either.
+      const manual = await t.request('POST', '/api/assets', {
+        token: editor,
+        body: { id: 'k-gone', name: 'back again' },
+      });
+      expect(manual.status).toBe(400);
+      expectErrorBody(manual, /id/);
+      expect(await status('k-gone')).toBe(404);
+    });
+  });
+
   describe('refuses, writing nothing', () => {
     beforeAll(async () => {
       await ok('POST', INGEST, {

@@ -61,7 +61,7 @@ const SELECT_ASSETS_IN = 'SELECT * FROM assets WHERE id IN (:...ids)';
 const SELECT_SERVICES_IN = `${SERVICES_SELECT} WHERE asset_id IN (:...ids) ORDER BY asset_id, port, protocol`;
 const SELECT_SOURCES_IN = `${POSITIONED_SOURCES_SELECT} WHERE asset_id IN (:...ids) ORDER BY asset_id, position`;
 const REPOINT_ALIASES = 'UPDATE asset_aliases SET asset_id = :target WHERE asset_id IN (:...ids)';
-// An asset created with an alias's id (an append names ids as given) takes it over when merged.
+// An asset stored under an alias's id takes it over when merged.
 const DROP_ALIASES = 'DELETE FROM asset_aliases WHERE alias_id IN (:...ids)';
 // Ids bound by one lookup: well within the parameters either database takes in a statement.
 const IDS_PER_LOOKUP = 10_000;

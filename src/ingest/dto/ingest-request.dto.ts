@@ -35,7 +35,7 @@ export class IngestOptionsDto {
     enumName: 'IngestMode',
     nullable: true,
     description:
-      'merge (when absent or null): update what is recognised (by id, else by ip unless matchBy says id only), create the rest. append: create every item, an id already stored is a 409. replace (admin only): delete every asset, vulnerability and relation, then create the payload; diagrams stay.',
+      'merge (when absent or null): update what is recognised (by id, else by ip unless matchBy says id only), create the rest. append: create every item, an id already stored (or merged into a stored asset) is a 409. replace (admin only): delete every asset, vulnerability and relation, then create the payload; diagrams stay.',
   })
   mode?: IngestMode | null;
 
@@ -184,7 +184,8 @@ export class IngestAssetDto extends FieldsClass<
 /** Matched on (sourceAssetId, targetAssetId, type) in merge mode: updated when stored. */
 export class IngestRelationDto {
   @requiredItemField(RELATION_FIELDS.sourceAssetId, {
-    description: "An id written in this payload's assets, or the id of a stored asset",
+    description:
+      "An id written in this payload's assets, or the id of a stored asset (an id merged into one names it)",
   })
   sourceAssetId: string;
 

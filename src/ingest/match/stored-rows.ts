@@ -173,9 +173,19 @@ export class StoredRows {
     return { byIdentifier, createdRank: new Map(order.map((row, rank) => [row.id, rank])) };
   }
 
-  /** Which of `ids` name stored assets. */
-  async existingIds(ids: string[]): Promise<Set<string>> {
-    return new Set(await this.assets.existingIds(ids));
+  /**
+   * The stored asset each of `ids` names, by id: itself when stored, else the asset it was
+   * merged into (asset_aliases). Ids naming none are left out.
+   */
+  async storedAssetsNamed(ids: string[]): Promise<Map<string, string>> {
+    const named = new Map<string, string>();
+    for (const id of await this.assets.existingIds(ids)) named.set(id, id);
+    // Aliases only for the ids not stored (one lookup, and none when every id is).
+    const unknown = ids.filter((id) => !named.has(id));
+    if (unknown.length > 0) {
+      for (const { alias, id } of await this.assets.aliasTargets(unknown)) named.set(alias, id);
+    }
+    return named;
   }
 
   /** The stored relations from `sourceIds`, the earliest created first. */

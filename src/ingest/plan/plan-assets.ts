@@ -358,8 +358,9 @@ function planAssetFindings(
 }
 
 /**
- * append and replace: every item is a new asset. `taken` holds the slice's ids that are
- * already stored (append; none in replace, where the store was emptied first).
+ * append and replace: every item is a new asset. `taken` holds the slice's ids that name a
+ * stored asset, their own or merged into it (append; none in replace, where the store was
+ * emptied first).
  */
 export function planCreateAll(
   assets: readonly IngestAsset[],

@@ -26,8 +26,10 @@ function lookups(rest: Partial<RelationLookups> = {}): RelationLookups {
       ['b', 'b'],
     ]),
     storedRefs: new Map([
-      ['c', true],
-      ['gone', false],
+      ['c', 'c'],
+      ['gone', null],
+      // Merged into c.
+      ['old-c', 'c'],
     ]),
     storedByKey: new Map([[relationKey('a', 'b', 'link'), storedRelation]]),
     seenBefore: new Map(),
@@ -83,6 +85,41 @@ describe('planRelations', () => {
       relationsUpdated: 0,
       relationsUnchanged: 1,
     });
+  });
+
+  it('resolves an end merged into a stored asset to that asset, matching its relations', () => {
+    const storedByKey = new Map([
+      [relationKey('a', 'c', 'link'), { ...storedRelation, id: 'r2', target_asset_id: 'c' }],
+    ]);
+    const result = plan(
+      [
+        relation(0, { sourceAssetId: 'old-c', targetAssetId: 'b', type: 'link' }),
+        relation(1, { sourceAssetId: 'a', targetAssetId: 'old-c', type: 'link', toPorts: '22' }),
+      ],
+      'merge',
+      { storedByKey },
+    );
+    expect(result.creates).toEqual([
+      expect.objectContaining({ source_asset_id: 'c', target_asset_id: 'b', type: 'link' }),
+    ]);
+    expect(result.kept).toEqual(['r2']);
+    expect(result.counts).toEqual({
+      relationsCreated: 1,
+      relationsUpdated: 0,
+      relationsUnchanged: 1,
+    });
+    // The merged id and the surviving one are one asset: one key, and no relation to itself.
+    expect(() =>
+      plan([
+        relation(0, { sourceAssetId: 'a', targetAssetId: 'c', type: 'link' }),
+        relation(1, { sourceAssetId: 'a', targetAssetId: 'old-c', type: 'link' }),
+      ]),
+    ).toThrow(new InvalidInputError('relations[1] repeats relations[0]'));
+    expect(() =>
+      plan([relation(3, { sourceAssetId: 'c', targetAssetId: 'old-c', type: 'link' })]),
+    ).toThrow(
+      new InvalidInputError('relations[3] links an asset to itself once its ends are resolved'),
+    );
   });
 
   it('refuses an end that names no asset', () => {
@@ -186,7 +223,11 @@ describe('planRelations', () => {
         planRelations(
           [route(3, '192.0.2.2', '192.0.2.9')],
           'merge',
-          lookups({ payloadIps, payloadIds: byId, storedRefs: new Map([['192.0.2.9', true]]) }),
+          lookups({
+            payloadIps,
+            payloadIds: byId,
+            storedRefs: new Map([['192.0.2.9', '192.0.2.9']]),
+          }),
           { ...testContext(), itemName: hop },
         ),
       ).toThrow(

@@ -16,8 +16,11 @@ export interface RelationLookups {
    * the id its first item resolved to (matched or created).
    */
   payloadIps?: ReadonlyMap<string, string>;
-  /** Ends outside the payload, once looked up: whether they name a stored asset. */
-  storedRefs: ReadonlyMap<string, boolean>;
+  /**
+   * Ends outside the payload, once looked up: the id of the stored asset each names (itself, or
+   * for an id merged into another asset, that asset's), or null for none.
+   */
+  storedRefs: ReadonlyMap<string, string | null>;
   /** Stored relations (merge) from the assets matched or named, by relationKey. */
   storedByKey: ReadonlyMap<string, RelationRow>;
   /** merge: the first item of each relationKey in earlier slices. */
@@ -37,7 +40,8 @@ export interface RelationPlan {
 }
 
 /**
- * Each relation's ends resolve to a payload asset or a stored one. In merge, a relation with
+ * Each relation's ends resolve to a payload asset or a stored one (an id merged into another
+ * asset resolves to that asset, as an item naming it would). In merge, a relation with
  * the stored one's ends and type updates it, and a payload may list each only once.
  */
 export function planRelations(
@@ -68,8 +72,8 @@ export function planRelations(
       }
       return id;
     }
-    const id = payloadIds.get(ref) ?? (storedRefs.get(ref) ? ref : undefined);
-    if (id === undefined) {
+    const id = payloadIds.get(ref) ?? storedRefs.get(ref);
+    if (id === undefined || id === null) {
       throw new InvalidInputError(`${name(relation.index)}.${end} refers to no asset`);
     }
     return id;

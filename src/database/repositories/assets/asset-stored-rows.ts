@@ -26,6 +26,12 @@ export type MatchedAssetRow = AssetRow & { seen: number };
 /** A stored asset as a merge matches it, found by the id of an asset merged into it (`alias`). */
 export type AliasedAssetRow = MatchedAssetRow & { alias: string };
 
+/** An id merged into another asset (`alias`), and the id of the asset it names (`id`). */
+export interface AliasTarget {
+  alias: string;
+  id: string;
+}
+
 /** A stored asset as a merge matches it, found by one of its identifiers. */
 export type IdentifiedAssetRow = MatchedAssetRow & {
   identifier: string;
@@ -84,6 +90,16 @@ export class AssetStoredRows {
   async existingIds(ids: readonly string[]): Promise<string[]> {
     const rows = await selectIn<{ id: string }>(this.db, 'SELECT id FROM assets', 'id', ids);
     return rows.map((row) => row.id);
+  }
+
+  /** Which of these ids were merged into another asset (asset_aliases), and into which. */
+  aliasTargets(ids: readonly string[]): Promise<AliasTarget[]> {
+    return selectIn(
+      this.db,
+      'SELECT alias_id AS alias, asset_id AS id FROM asset_aliases',
+      'alias_id',
+      ids,
+    );
   }
 
   /** Every stored asset's id. */
