@@ -35,9 +35,9 @@ async function loadAssets(h, service, count, perBody) {
 }
 
 /**
- * The dashboard opened afresh `ROUNDS` times: milliseconds from navigation until its panels show
- * their data (usable) and until the mean time to fix, its last figure, shows too (complete);
- * the median round's.
+ * The dashboard opened afresh `ROUNDS` times: milliseconds from navigation until the first page's
+ * panels show their data (usable: its four requests) and until the last runs and the mean time to
+ * fix, which follow them, show too (complete); the median round's.
  */
 async function timeDashboard(service) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
@@ -55,12 +55,12 @@ async function timeDashboard(service) {
         '.severity-bars tbody tr',
         '.trend-chart canvas',
         'section.riskiest li',
-        'section.last-runs li',
         'section.feeds li',
       ]) {
         await page.locator(selector).first().waitFor({ timeout: 120_000 });
       }
       const usable = await page.evaluate(() => performance.now());
+      await page.locator('section.last-runs li').first().waitFor({ timeout: 120_000 });
       await page
         .locator('.mean-time-to-fix')
         .filter({ hasNotText: '…' })
@@ -116,7 +116,11 @@ export default {
     await service.stop();
     const size = `${assets / 1000}k assets, ${findings / 1000}k findings`;
     rows.push(limitRow(`dashboard usable, ${size} (ms)`, dashboard.usable, 1000), {
-      ...limitRow(`the same, with the mean time to fix (ms)`, dashboard.complete, 1000),
+      ...limitRow(
+        `the same, with the last runs and mean time to fix (ms)`,
+        dashboard.complete,
+        1000,
+      ),
       target: null,
       pass: null,
     });

@@ -11,7 +11,7 @@ import {
   type Run,
   type Severity,
 } from '../api';
-import { ErrorMessage, RiskBadge, formatTime, useAsync, useTitle } from '../ui';
+import { ErrorMessage, RiskBadge, formatTime, useAsync, useTitle, type Async } from '../ui';
 import { SEVERITY_STYLES, TrendChart, type TrendDay } from './trend-chart';
 import { ExposurePanel } from './exposure-panel';
 
@@ -23,8 +23,13 @@ const FIX_SAMPLE = 500;
 
 const findingsLink = (params: Record<string, string>) => `/findings${query(params)}`;
 
-/** The first page's requests: the summary and one per panel below that reads its own. */
-const FIRST_PAGE_REQUESTS = 6;
+/**
+ * The first page's requests, sent together: the summary, the trend, the feeds and the riskiest
+ * assets. They give every figure of the first screen.
+ */
+const FIRST_PAGE_REQUESTS = 4;
+/** Then, side by side, once those have answered: the last runs and the mean time to fix. */
+const NEXT_REQUESTS = 2;
 
 /** Tells `onSettled` once, when the first answer (data or error) of a panel's request is in. */
 function useSettled(loading: boolean, onSettled: () => void): void {
@@ -39,6 +44,17 @@ function useSettled(loading: boolean, onSettled: () => void): void {
 /** A panel that reads its own data says when its first answer is in. */
 interface Settles {
   onSettled: () => void;
+}
+
+/** A panel that loads after the first page: `start` is false until the first page has answered. */
+interface Waits extends Settles {
+  start: boolean;
+}
+
+/** `load`'s answer, asked for once `start` is true; loading until then. */
+function useAsyncWhen<T>(start: boolean, load: () => Promise<T>): Async<T> {
+  // A promise that never settles keeps the state loading without sending anything.
+  return useAsync(() => (start ? load() : new Promise<T>(() => {})), [start]);
 }
 
 /** A count that opens the list it counts (a zero is plain text: there is nothing to open). */
@@ -234,9 +250,12 @@ function Trend({ onSettled }: Settles) {
   );
 }
 
-/** `summary` is null until it has answered: the mean time to fix is asked for meanwhile. */
-function Flow({ summary, onSettled }: { summary: FindingSummary | null } & Settles) {
-  const fix = useAsync(meanTimeToFix, []);
+/**
+ * `summary` is null until it has answered; the mean time to fix's sample is asked for once
+ * `start` is true.
+ */
+function Flow({ summary, start, onSettled }: { summary: FindingSummary | null } & Waits) {
+  const fix = useAsyncWhen(start, meanTimeToFix);
   useSettled(fix.loading, onSettled);
   const mean = fix.data?.days;
   return (
@@ -355,8 +374,10 @@ function RiskiestAssets({ onSettled }: Settles) {
   );
 }
 
-function LastRuns({ onSettled }: Settles) {
-  const runs = useAsync(() => get<Run[]>(`/api/integrations/runs${query({ limit: 10 })}`), []);
+function LastRuns({ start, onSettled }: Waits) {
+  const runs = useAsyncWhen(start, () =>
+    get<Run[]>(`/api/integrations/runs${query({ limit: 10 })}`),
+  );
   useSettled(runs.loading, onSettled);
   return (
     <section class="panel last-runs" aria-labelledby="runs-heading">
@@ -379,17 +400,22 @@ function LastRuns({ onSettled }: Settles) {
 }
 
 /**
- * What a security lead looks at first: open findings by severity, their trend, the flow of
- * fixes, the feeds, the riskiest assets and the last runs; then, once those are in, the
- * findings the internet reaches. Every number links to its list.
+ * What a security lead looks at first: open findings by severity, their trend, the findings
+ * opened and fixed, the feeds and the riskiest assets; then, once those are in, the last runs
+ * and the mean time to fix; then the findings the internet reaches. Every number links to its
+ * list.
  */
 export function DashboardPage() {
   useTitle('Dashboard');
   const summary = useAsync(() => get<FindingSummary>('/api/findings/summary'), []);
-  // The exposure panel's requests wait for the first page's, which make the page usable.
+  // The first page's four requests make the page usable: the last runs and the mean time to fix
+  // wait for their answers, and the exposure panel's requests for those two's too. Those two
+  // answer only once started, so six answers are all six.
   const [settled, setSettled] = useState(0);
   const settle = useCallback(() => setSettled((count) => count + 1), []);
   useSettled(summary.loading, settle);
+  const firstPageIn = settled >= FIRST_PAGE_REQUESTS;
+  const nextIn = settled >= FIRST_PAGE_REQUESTS + NEXT_REQUESTS;
   return (
     <>
       <h1 tabIndex={-1}>Dashboard</h1>
@@ -401,12 +427,12 @@ export function DashboardPage() {
           </h2>
           {summary.data && <SeverityBars summary={summary.data} />}
         </section>
-        <Flow summary={summary.data} onSettled={settle} />
+        <Flow summary={summary.data} start={firstPageIn} onSettled={settle} />
         <Trend onSettled={settle} />
-        <ExposurePanel start={settled >= FIRST_PAGE_REQUESTS} />
+        <ExposurePanel start={nextIn} />
         <Feeds onSettled={settle} />
         <RiskiestAssets onSettled={settle} />
-        <LastRuns onSettled={settle} />
+        <LastRuns start={firstPageIn} onSettled={settle} />
       </div>
     </>
   );

@@ -129,9 +129,9 @@ async function readExposure(): Promise<Exposure> {
 }
 
 /**
- * Which open critical and high findings the internet can reach. `start`: false until the first
- * page's panels have their data, so that its requests (a few, then one per service and
- * internet-facing asset) never delay them.
+ * Which open critical and high findings the internet can reach. `start`: false until the
+ * dashboard's other panels have their data, so that its requests (a few, then one per service
+ * and internet-facing asset) never delay them.
  */
 export function ExposurePanel({ start }: { start: boolean }) {
   const exposure = useAsync(() => (start ? readExposure() : Promise.resolve(null)), [start]);
