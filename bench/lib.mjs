@@ -37,7 +37,19 @@ export function openRaw(url) {
 
 /** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities, services, sources. */
 export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
-  const columns = ['name', 'ip', 'vendor', 'model', 'site', 'type', 'os_version'];
+  // The searched columns (SEARCHED_COLUMNS, src/database/repositories/assets.repository.ts).
+  const columns = [
+    'name',
+    'ip',
+    'vendor',
+    'model',
+    'site',
+    'type',
+    'os_version',
+    'addresses',
+    'mac_addresses',
+    'hostnames',
+  ];
   const term = search?.toLowerCase();
   const conditions = [];
   const params = [];
@@ -149,6 +161,10 @@ async function assetsAsAnswered(db, rows) {
     risk_score: row.risk_score,
     site: row.site,
     os_version: row.os_version,
+    addresses: spaced(row.addresses),
+    macAddresses: spaced(row.mac_addresses),
+    hostnames: spaced(row.hostnames),
+    tags: spaced(row.tags),
     source: row.source,
     vulnerabilities: vulnerabilities.get(row.id) ?? [],
     services: services.get(row.id) ?? [],
@@ -160,6 +176,9 @@ async function assetsAsAnswered(db, rows) {
     updatedAt: iso(row.updated_at),
   }));
 }
+
+/** A list column's values (separated by spaces in the row). */
+const spaced = (text) => (text ? text.split(' ') : []);
 
 /** Relation rows as the API answers them. */
 function relationsAsAnswered(rows) {
