@@ -345,14 +345,6 @@ export function medianRound(rounds, ratio) {
 }
 
 /**
- * A row comparing the throughput of two loads (`service(seconds)`, `baseline(seconds)`, each
- * answers a second) in paired rounds, with a minimum ratio. A second of untimed load on each
- * side first: the first second of load on a server that was idle or just started runs at down
- * to half speed here, on either server. Which side goes first alternates, so that neither
- * always runs just after the other's load; each round's two windows are seconds apart, so the
- * machine's drift moves both sides alike.
- */
-/**
  * Runs `sides` one after the other, in reverse order on odd rounds: neither side of a pair
  * always runs just after the other.
  */
@@ -360,15 +352,24 @@ export async function inTurn(round, sides) {
   for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await side();
 }
 
+/**
+ * A row comparing the throughput of two loads (`service(seconds)`, `baseline(seconds)`, each
+ * answers a second) in paired rounds, with a minimum ratio. A second of untimed load on each
+ * side first: the first second of load on a server that was idle or just started runs at down
+ * to half speed here, on either server. Which side goes first alternates, so that neither
+ * always runs just after the other's load; each round's two windows are seconds apart, so the
+ * machine's drift moves both sides alike.
+ */
 export async function pairedRow(h, figure, { service, baseline }, { rounds, seconds, minRatio }) {
   await baseline(1);
   await service(1);
   const results = [];
   for (let round = 0; round < rounds; round++) {
     const result = {};
-    const sides = { service, baseline };
-    for (const side of round % 2 === 0 ? ['baseline', 'service'] : ['service', 'baseline'])
-      result[side] = await sides[side](seconds);
+    await inTurn(round, [
+      async () => (result.baseline = await baseline(seconds)),
+      async () => (result.service = await service(seconds)),
+    ]);
     results.push(result);
     h.log(
       `  ${figure} round ${round + 1}: ${result.service.toFixed(1)} against ${result.baseline.toFixed(1)}`,
