@@ -45,3 +45,20 @@ export const PLANNED_FINDINGS_SELECT = `SELECT ${selectList(PLANNED_FINDING_COLU
 
 /** finding_sources rows, without their WHERE. */
 export const FINDING_SOURCES_SELECT = `SELECT ${selectList(FINDING_SOURCE_INSERT_COLUMNS)} FROM finding_sources`;
+
+/**
+ * The findings a write's vulnerability list stands for on its asset (`findingId`: their id's
+ * column), with the condition's parameters: those not fixed and, where the write has a source,
+ * reported by it. FindingStoredRows.asListed compares a list with them and
+ * FindingWrites.seenAsListed moves their sighting: both must read the same findings.
+ */
+export function standingFindings(
+  source: string | null,
+  findingId: string,
+): { condition: string; params: unknown[] } {
+  if (source === null) return { condition: "status <> 'fixed'", params: [] };
+  return {
+    condition: `status <> 'fixed' AND EXISTS (SELECT 1 FROM finding_sources s WHERE s.finding_id = ${findingId} AND s.source = ?)`,
+    params: [source],
+  };
+}

@@ -7,7 +7,7 @@ import {
   selectArraysIn,
   type IngestLookups,
 } from '../../ingest-sql.js';
-import { PLANNED_FINDINGS_SELECT } from './finding-selects.js';
+import { PLANNED_FINDINGS_SELECT, standingFindings } from './finding-selects.js';
 
 /** A vulnerability list a write gives a stored asset, as FindingStoredRows.asListed takes it. */
 export interface GivenVulnerabilities {
@@ -114,12 +114,7 @@ export class FindingStoredRows {
   ): Promise<boolean[]> {
     const answer = new Array<boolean>(lists.length).fill(false);
     if (lists.length === 0) return answer;
-    // A finding the source reported (the feed's own findings), where the write has a source.
-    const reported =
-      source === null
-        ? ''
-        : 'AND EXISTS (SELECT 1 FROM finding_sources s WHERE s.finding_id = f.id AND s.source = ?)';
-    const sourceParam = source === null ? [] : [source];
+    const standingOnes = standingFindings(source, 'f.id');
     const order = this.db.dialect.bytewise('vuln_id');
     const standing = new Map<string, [string, string]>();
     const assetIds = [...new Set(lists.map(({ assetId }) => assetId))];
@@ -127,9 +122,9 @@ export class FindingStoredRows {
       const rows = await this.db.arrays(
         `SELECT asset_id, string_agg(${STANDING_TEXT}, ',' ORDER BY ${order}),
           string_agg(COALESCE(CAST(score AS TEXT), ''), ' ' ORDER BY ${order})
-        FROM findings f WHERE asset_id IN (${placeholders(part)}) AND status <> 'fixed' ${reported}
+        FROM findings f WHERE asset_id IN (${placeholders(part)}) AND ${standingOnes.condition}
         GROUP BY asset_id`,
-        [...part, ...sourceParam],
+        [...part, ...standingOnes.params],
       );
       for (const [assetId, text, scores] of rows)
         standing.set(assetId as string, [text as string, scores as string]);

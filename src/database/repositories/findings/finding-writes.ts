@@ -4,6 +4,7 @@ import { chunks, idsPerStatement, placeholders, type IngestSql } from '../../ing
 import { FINDING_PERIOD_INSERT_COLUMNS } from '../../tables/finding-periods.table.js';
 import { FINDING_SOURCE_INSERT_COLUMNS } from '../../tables/finding-sources.table.js';
 import { FINDING_INSERT_COLUMNS } from '../../tables/findings.table.js';
+import { standingFindings } from './finding-selects.js';
 
 /** What the finding planner decided for one asset (its FindingListPlan), as written here. */
 export interface FindingWritePlan {
@@ -155,26 +156,22 @@ export class FindingWrites {
     return ids;
   }
 
-  /** `statement` (ending `IN`) run on `ids`, idsPerStatement at a time, after `params`. */
   /**
    * The sightings of assets whose write lists their findings as they are
-   * (FindingStoredRows.asListed): their findings that are not fixed (with a source: among the
-   * source's), which are the listed ones.
+   * (FindingStoredRows.asListed): their standing findings (standingFindings), which are the
+   * listed ones.
    */
   async seenAsListed(assetIds: readonly string[]): Promise<void> {
-    const { source } = this;
-    const reported =
-      source === null
-        ? ''
-        : 'AND EXISTS (SELECT 1 FROM finding_sources s WHERE s.finding_id = findings.id AND s.source = ?)';
+    const { condition, params } = standingFindings(this.source, 'findings.id');
     for (const part of chunks(assetIds, this.perStatement)) {
       await this.sql.runQueued(
-        `UPDATE findings SET last_seen_at = ? WHERE asset_id IN (${placeholders(part)}) AND status <> 'fixed' ${reported}`,
-        [this.now, ...part, ...(source === null ? [] : [source])],
+        `UPDATE findings SET last_seen_at = ? WHERE asset_id IN (${placeholders(part)}) AND ${condition}`,
+        [this.now, ...part, ...params],
       );
     }
   }
 
+  /** `statement` (ending `IN`) run on `ids`, idsPerStatement at a time, after `params`. */
   private async byIds(ids: readonly string[], statement: string, params: unknown[]): Promise<void> {
     for (const part of chunks(ids, this.perStatement)) {
       await this.sql.runQueued(`${statement} (${placeholders(part)})`, [...params, ...part]);
