@@ -24,7 +24,10 @@ import { Asset } from './asset.entity.js';
 // declare it, and leaves it alone.
 @Index('IDX_findings_due', { synchronize: false })
 @Index(['firstSeenAt'])
-@Index(['fixedAt'])
+// The fixed findings, last fixed first then by id (the list's order for sort=-fixedAt, with no
+// fixedAt last), and those fixed since a time: descending order with the missing last, made
+// by migration FindingsFixedOrder.
+@Index('IDX_findings_fixed', { synchronize: false })
 export class Finding {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

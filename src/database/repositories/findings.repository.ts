@@ -539,7 +539,6 @@ export class FindingsRepository {
     return runNamed<T>(this.dataSource.manager, sql, parameters);
   }
 
-  /** The `sources` of these findings, in position order, by finding id. */
   /**
    * Every finding of these assets (every status) and their sources in position order, as
    * `manager` (a merge's unit) sees them.
@@ -581,6 +580,7 @@ export class FindingsRepository {
     await manager.getRepository(FindingSource).insert([...rows]);
   }
 
+  /** The `sources` of these findings, in position order, by finding id. */
   private async sourcesOf(
     ids: readonly string[],
     manager: EntityManager,

@@ -21,6 +21,7 @@ import { WebhookDeliveryClaims1795926691502 } from './1795926691502-WebhookDeliv
 import { AssetTags1795937399118 } from './1795937399118-AssetTags.js';
 import { AssetAliases1795940333097 } from './1795940333097-AssetAliases.js';
 import { WebhookHolds1795940483656 } from './1795940483656-WebhookHolds.js';
+import { FindingsFixedOrder1795960190892 } from './1795960190892-FindingsFixedOrder.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -46,4 +47,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetTags1795937399118,
   AssetAliases1795940333097,
   WebhookHolds1795940483656,
+  FindingsFixedOrder1795960190892,
 ];

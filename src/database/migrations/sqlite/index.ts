@@ -21,6 +21,7 @@ import { WebhookDeliveryClaims1795926679875 } from './1795926679875-WebhookDeliv
 import { AssetTags1795937393571 } from './1795937393571-AssetTags.js';
 import { AssetAliases1795940314850 } from './1795940314850-AssetAliases.js';
 import { WebhookHolds1795940460305 } from './1795940460305-WebhookHolds.js';
+import { FindingsFixedOrder1795960190892 } from './1795960190892-FindingsFixedOrder.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -46,4 +47,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetTags1795937393571,
   AssetAliases1795940314850,
   WebhookHolds1795940460305,
+  FindingsFixedOrder1795960190892,
 ];

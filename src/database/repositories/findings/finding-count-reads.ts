@@ -134,9 +134,11 @@ export class FindingCountReads {
       `SELECT COALESCE(SUM(total), 0) AS total FROM finding_counts WHERE kind = :kind AND day > :day${this.bySeverity(severities)}`,
       { kind, day: dayOf(since), severities },
     );
-    const column = kind === 'seen' ? 'first_seen_at' : 'fixed_at';
+    // The fixed ones through index IDX_findings_fixed, which leads with the status.
+    const [column, only] =
+      kind === 'seen' ? ['first_seen_at', ''] : ['fixed_at', "status = 'fixed' AND "];
     const [{ total: sameDay }] = await this.counts(
-      `SELECT COUNT(*) AS total FROM findings WHERE ${column} >= :since AND ${column} < :next${this.bySeverity(severities)}`,
+      `SELECT COUNT(*) AS total FROM findings WHERE ${only}${column} >= :since AND ${column} < :next${this.bySeverity(severities)}`,
       { since, next: new Date(dayStart(since).getTime() + DAY_MS), severities },
     );
     return later + sameDay;
