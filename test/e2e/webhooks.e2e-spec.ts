@@ -210,11 +210,13 @@ describe('webhooks', () => {
 
     it("come in a write's order: an ingestion's assets, then their findings", async () => {
       await createWebhook({ events: ['asset.created', 'finding.opened'] });
-      const names = ['order-1', 'order-2', 'order-3'];
+      // Quotes, a backslash and characters past ASCII, as they reach the outbox's table.
+      const names = ['order-1 "quoted"', 'order-2 back\\slash {a,b}', 'order-3 ünï ✓ 🛰'];
+      const ids = ['order-1', 'order-2', 'order-3'];
       const response = await ingest({
         options: { source: 'order-feed' },
         assets: names.map((name, index) => ({
-          id: name,
+          id: ids[index],
           name,
           ip: `10.21.0.${index + 1}`,
           vulnerabilities: [{ id: `CVE-2024-000${index}`, score: 9.8 }],
@@ -223,12 +225,20 @@ describe('webhooks', () => {
       expect(response.status).toBe(200);
       await receiver.untilCount('finding.opened', 3);
       expect(receiver.received.map(({ message }) => [message.type, message.data.id])).toEqual([
-        ...names.map((name) => ['asset.created', name]),
-        ...names.map(() => ['finding.opened', expect.any(String)]),
+        ...ids.map((id) => ['asset.created', id]),
+        ...ids.map(() => ['finding.opened', expect.any(String)]),
       ]);
+      expect(receiver.ofType('asset.created').map(({ message }) => message.data.name)).toEqual(
+        names,
+      );
       const findings = receiver.ofType('finding.opened').map(({ message }) => message.data);
       expect(findings.map((finding) => finding.asset)).toEqual(
-        names.map((name, index) => ({ id: name, name, ip: `10.21.0.${index + 1}`, site: null })),
+        names.map((name, index) => ({
+          id: ids[index],
+          name,
+          ip: `10.21.0.${index + 1}`,
+          site: null,
+        })),
       );
       expect(findings[0]).toMatchObject({ vulnId: 'CVE-2024-0000', status: 'open', score: 9.8 });
     });

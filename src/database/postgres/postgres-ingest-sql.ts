@@ -64,7 +64,8 @@ export class PostgresIngestSql implements UnitSql {
 
   /**
    * One array parameter per column, expanded by unnest: a fixed, short statement however many
-   * rows it carries, and faster than multi-row VALUES.
+   * rows it carries, and faster than multi-row VALUES. A long column's array is sent as JSON
+   * and made an array again in its order (InsertColumn.long).
    */
   insert(
     table: string,
@@ -72,12 +73,21 @@ export class PostgresIngestSql implements UnitSql {
     rows: Iterable<unknown[]>,
     onConflict = '',
   ): Promise<number> {
-    const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
+    const arrays = columns
+      .map(({ type, long }, index) =>
+        long
+          ? `ARRAY(SELECT v FROM json_array_elements_text($${index + 1}::json) WITH ORDINALITY AS j(v, n) ORDER BY n)`
+          : `$${index + 1}::${type}[]`,
+      )
+      .join(', ');
     const sql = `${insertInto(table, columns)} SELECT * FROM unnest(${arrays}) ${onConflict}`;
     return inBatches(rows, POSTGRES_ROWS_PER_INSERT, (part) =>
       this.enqueue(
         sql,
-        columns.map((_column, index) => part.map((row) => row[index])),
+        columns.map(({ long }, index) => {
+          const values = part.map((row) => row[index]);
+          return long ? JSON.stringify(values) : values;
+        }),
       ),
     );
   }

@@ -1,6 +1,6 @@
 import type { Change } from '../entities/change.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
-import { integer, text, timestamp } from './column-table.js';
+import { integer, longText, text, timestamp } from './column-table.js';
 
 /**
  * The changes table: the column of each property of the entity, in the table's order, typed as
@@ -14,8 +14,8 @@ export const CHANGE_COLUMNS = {
   objectType: text('object_type'),
   objectId: text('object_id'),
   changeSetId: integer('change_set_id'),
-  before: text('before'),
-  after: text('after'),
+  before: longText('before'),
+  after: longText('after'),
 } as const satisfies { [P in keyof Change]-?: InsertColumn };
 
 /** Every column, in the table's order: what an insert of a whole record writes. */

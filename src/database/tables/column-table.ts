@@ -4,6 +4,9 @@ import type { InsertColumn, IngestSql } from '../ingest-sql.js';
 // it (ingest-sql.ts), kept as literals so that the rows' types can be derived from them.
 
 export const text = <N extends string>(name: N) => ({ name, type: 'text' }) as const;
+/** Text of a JSON document or any long, quoted text (InsertColumn.long). */
+export const longText = <N extends string>(name: N) =>
+  ({ name, type: 'text', long: true }) as const;
 export const integer = <N extends string>(name: N) => ({ name, type: 'integer' }) as const;
 export const timestamp = <N extends string>(name: N) => ({ name, type: 'timestamptz' }) as const;
 export const boolean = <N extends string>(name: N) => ({ name, type: 'boolean' }) as const;

@@ -122,7 +122,9 @@ describe('the column tables', () => {
     const mapped = () => dataSource.getMetadata(entity).columns;
 
     it("names each property's column as the entity maps it, with the type it binds", () => {
-      expect(Object.fromEntries(columnPaths(columns))).toEqual(
+      // How a long column is sent (InsertColumn.long) is the table's own choice.
+      const bound = columnPaths(columns).map(([path, { name, type }]) => [path, { name, type }]);
+      expect(Object.fromEntries(bound)).toEqual(
         Object.fromEntries(
           mapped().map((column) => [
             column.propertyPath,
