@@ -151,7 +151,7 @@ export interface UnitSql extends IngestSql {
   settle(): Promise<void>;
 }
 
-export function insertInto(table: string, columns: InsertColumn[]): string {
+export function insertInto(table: string, columns: readonly InsertColumn[]): string {
   return `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')})`;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { InsertColumn } from '../ingest-sql.js';
 import { MAX_QUEUED_INSERTS } from '../ingest-tuning.js';
-import { PostgresIngestSql } from './postgres-ingest-sql.js';
+import { PostgresIngestSql, unnestInsert } from './postgres-ingest-sql.js';
 import { PostgresDialect } from './postgres.dialect.js';
 
 // The queue never asks its dialect anything: no data source behind it.
@@ -89,5 +89,39 @@ describe('PostgresIngestSql', () => {
     // drain() waits without throwing: what a rollback needs.
     await expect(sql.drain()).resolves.toBeUndefined();
     expect(connection.sent).toEqual(['insert a', 'insert b']);
+  });
+});
+
+describe('unnestInsert', () => {
+  const columns: InsertColumn[] = [
+    { name: 'id', type: 'text' },
+    { name: 'status', type: 'text' },
+    { name: 'n', type: 'integer' },
+    { name: 'body', type: 'text', long: true },
+  ];
+
+  it('sends a column of one value once, a long one as JSON, and the first one as an array', () => {
+    const { sql, params } = unnestInsert(
+      't',
+      columns,
+      [
+        ['a', 'pending', 1, '{"x":"a\\"b"}'],
+        ['b', 'pending', 2, null],
+      ],
+      'ON CONFLICT DO NOTHING',
+    );
+    expect(sql).toBe(
+      'INSERT INTO t (id, status, n, body) SELECT u.c0, $2::text, u.c2, u.c3 FROM unnest($1::text[], $3::integer[], ' +
+        'ARRAY(SELECT v FROM json_array_elements_text($4::json) WITH ORDINALITY AS j(v, n) ORDER BY n)) ' +
+        'AS u(c0, c2, c3) ON CONFLICT DO NOTHING',
+    );
+    expect(params).toEqual([['a', 'b'], 'pending', [1, 2], '["{\\"x\\":\\"a\\\\\\"b\\"}",null]']);
+    expect(JSON.parse(params[3] as string)).toEqual(['{"x":"a\\"b"}', null]);
+  });
+
+  it('keeps the first column an array when every column holds one value', () => {
+    const { sql, params } = unnestInsert('t', columns, [['a', 'open', 1, null]], '');
+    expect(sql).toContain('FROM unnest($1::text[]) AS u(c0)');
+    expect(params).toEqual([['a'], 'open', 1, null]);
   });
 });

@@ -62,34 +62,17 @@ export class PostgresIngestSql implements UnitSql {
     return yieldToEventLoop();
   }
 
-  /**
-   * One array parameter per column, expanded by unnest: a fixed, short statement however many
-   * rows it carries, and faster than multi-row VALUES. A long column's array is sent as JSON
-   * and made an array again in its order (InsertColumn.long).
-   */
+  /** A statement (unnestInsert's) per POSTGRES_ROWS_PER_INSERT rows. */
   insert(
     table: string,
     columns: InsertColumn[],
     rows: Iterable<unknown[]>,
     onConflict = '',
   ): Promise<number> {
-    const arrays = columns
-      .map(({ type, long }, index) =>
-        long
-          ? `ARRAY(SELECT v FROM json_array_elements_text($${index + 1}::json) WITH ORDINALITY AS j(v, n) ORDER BY n)`
-          : `$${index + 1}::${type}[]`,
-      )
-      .join(', ');
-    const sql = `${insertInto(table, columns)} SELECT * FROM unnest(${arrays}) ${onConflict}`;
-    return inBatches(rows, POSTGRES_ROWS_PER_INSERT, (part) =>
-      this.enqueue(
-        sql,
-        columns.map(({ long }, index) => {
-          const values = part.map((row) => row[index]);
-          return long ? JSON.stringify(values) : values;
-        }),
-      ),
-    );
+    return inBatches(rows, POSTGRES_ROWS_PER_INSERT, (part) => {
+      const { sql, params } = unnestInsert(table, columns, part, onConflict);
+      return this.enqueue(sql, params);
+    });
   }
 
   /** Once every queued statement is carried out: throws the first one's failure, if any. */
@@ -128,4 +111,44 @@ export class PostgresIngestSql implements UnitSql {
     let position = 0;
     return sql.replace(/\?/g, () => `$${++position}`);
   }
+}
+
+/**
+ * The INSERT of `rows`: one array parameter per column, expanded by unnest, a short statement
+ * however many rows it carries and faster than multi-row VALUES. A column holding one value in
+ * every row (a status, a time, a NULL) is sent once, as a single parameter: pg escapes each
+ * element of an array with two regular expressions. A long column's array is sent as JSON and
+ * made an array again in its order (InsertColumn.long). The first column (an id) is always an
+ * array, for the rows' count.
+ */
+export function unnestInsert(
+  table: string,
+  columns: readonly InsertColumn[],
+  rows: readonly unknown[][],
+  onConflict: string,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const arrays: string[] = [];
+  const names: string[] = [];
+  const selected = columns.map(({ type, long }, index) => {
+    const first = rows[0][index];
+    const p = `$${params.length + 1}`;
+    if (index > 0 && rows.every((row) => row[index] === first)) {
+      params.push(first);
+      return `${p}::${type}`;
+    }
+    const values = rows.map((row) => row[index]);
+    params.push(long ? JSON.stringify(values) : values);
+    arrays.push(
+      long
+        ? `ARRAY(SELECT v FROM json_array_elements_text(${p}::json) WITH ORDINALITY AS j(v, n) ORDER BY n)`
+        : `${p}::${type}[]`,
+    );
+    names.push(`c${index}`);
+    return `u.c${index}`;
+  });
+  return {
+    sql: `${insertInto(table, columns)} SELECT ${selected.join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${names.join(', ')}) ${onConflict}`,
+    params,
+  };
 }
