@@ -45,9 +45,10 @@ export interface IngestLookups {
   /** `ORDER BY` of ids in JavaScript's order (byte order), whatever the database's collation. */
   readonly idOrder: string;
   /**
-   * Whether a slice's lookups are best sent before the slice before it is planned: where a
-   * database server answers them meanwhile. Not where they run on this thread (SQLite): there
-   * is nothing to overlap, and the slice read early would only be held longer.
+   * Whether a slice's lookups are best sent before the slice before it is planned: where they
+   * are answered beside this thread (a database server, SQLite's lookups worker). Not where
+   * they would run on this thread: there is nothing to overlap, and the slice read early would
+   * only be held longer.
    */
   readonly readAhead: boolean;
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;

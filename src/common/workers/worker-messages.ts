@@ -49,3 +49,11 @@ export function terminator(worker: Worker): () => Promise<void> {
     return closing;
   };
 }
+
+/** A worker's answer for a failure: the error's message and code, as a message can carry them. */
+export function errorAnswer(error: unknown): { error: { message: string; code?: string } } {
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  return {
+    error: { message: String(message), code: typeof code === 'string' ? code : undefined },
+  };
+}

@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { errorAnswer } from '../../common/workers/worker-messages.js';
 import type {
   SqliteWriterAnswer,
   SqliteWriterData,
@@ -96,13 +97,6 @@ function insert({
   for (; next < rows.length; next++) single.run(rows[next]);
 }
 
-function failed(error: unknown): SqliteWriterAnswer {
-  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
-  return {
-    error: { message: String(message), code: typeof code === 'string' ? code : undefined },
-  };
-}
-
 /**
  * A request acknowledged without its answer (an insert, a queued statement): none runs after a
  * failure, which is kept for the next request that waits for an answer.
@@ -135,11 +129,11 @@ function carryOut(request: SqliteWriterRequest): void {
       if (db?.inTransaction) db.exec('ROLLBACK');
       post({ result: true });
     } catch (error) {
-      post(failed(error));
+      post(errorAnswer(error));
     }
     return;
   }
-  if (failure) return post(failed(failure));
+  if (failure) return post(errorAnswer(failure));
   try {
     let result: unknown = true;
     if (request.op === 'all') result = prepare(request.sql).all(...request.params);
@@ -153,7 +147,7 @@ function carryOut(request: SqliteWriterRequest): void {
     post({ result });
   } catch (error) {
     failure = error;
-    post(failed(error));
+    post(errorAnswer(error));
   }
 }
 
@@ -166,6 +160,6 @@ try {
   post({ result: true });
 } catch (error) {
   failure = error;
-  post(failed(error));
+  post(errorAnswer(error));
 }
 port.on('message', carryOut);

@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import { SqliteUnitSql } from './sqlite-unit-sql.js';
-import Database from 'better-sqlite3';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../database-options.js';
 import type { DataSource } from 'typeorm';
@@ -156,10 +155,10 @@ export class SqliteDialect extends Dialect {
       REBUILT_TABLES,
     );
     // Opened once the write lock is held: no other write can land between the two.
-    let reader: Database.Database | null = null;
+    let lookups: SqliteLookups | null = null;
     try {
-      reader = new Database(this.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-      const result = await work(writer, new SqliteLookups(reader, this));
+      lookups = await SqliteLookups.open(this, this.file, SQLITE_BUSY_TIMEOUT_MS, false);
+      const result = await work(writer, lookups);
       await writer.commit();
       this.checkpoints.start(this.file, SQLITE_BUSY_TIMEOUT_MS);
       return result;
@@ -167,20 +166,19 @@ export class SqliteDialect extends Dialect {
       await writer.rollback().catch(() => undefined);
       throw error;
     } finally {
-      reader?.close();
+      await lookups?.close();
       await writer.close();
     }
   }
 
   /** A read-only connection in a read transaction: WAL keeps its snapshot while others write. */
   async inSnapshot<T>(work: (lookups: IngestLookups) => Promise<T>): Promise<T> {
-    const reader = new Database(this.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    const lookups = await SqliteLookups.open(this, this.file, SQLITE_BUSY_TIMEOUT_MS, true);
     try {
-      reader.exec('BEGIN');
-      return await work(new SqliteLookups(reader, this));
+      return await work(lookups);
     } finally {
-      if (reader.inTransaction) reader.exec('ROLLBACK');
-      reader.close();
+      // The read transaction ends with the connection.
+      await lookups.close();
     }
   }
 

@@ -15,6 +15,7 @@ export const WORKER_SOURCES = [
   'src/ingest/parse/json-parse.worker.ts',
   'src/ingest/parse/scanner-parse.worker.ts',
   'src/database/sqlite/sqlite-writer.worker.ts',
+  'src/database/sqlite/sqlite-lookups.worker.ts',
   'src/database/sqlite/sqlite-checkpoint.worker.ts',
 ];
 
