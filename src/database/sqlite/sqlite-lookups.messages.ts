@@ -13,5 +13,4 @@ export interface SqliteLookupsData {
 
 export type SqliteLookupsRequest = { op: 'all' | 'arrays'; sql: string; params: unknown[] };
 
-export type SqliteLookupsAnswer =
-  { result: unknown } | { error: { message: string; code?: string } };
+/** Its answers: common/workers/ordered-answers.ts's WorkerAnswer. */

@@ -1,13 +1,10 @@
 import { Worker } from 'node:worker_threads';
+import { OrderedAnswers } from '../../common/workers/ordered-answers.js';
 import { terminator } from '../../common/workers/worker-messages.js';
 import { workerFile } from '../../common/workers/worker-file.js';
 import type { Dialect } from '../dialect/dialect.js';
 import { SQLITE_MAX_PARAMS, type IngestLookups } from '../ingest-sql.js';
-import type {
-  SqliteLookupsAnswer,
-  SqliteLookupsData,
-  SqliteLookupsRequest,
-} from './sqlite-lookups.messages.js';
+import type { SqliteLookupsData, SqliteLookupsRequest } from './sqlite-lookups.messages.js';
 
 const WORKER = workerFile(import.meta.url, 'sqlite-lookups.worker');
 
@@ -23,26 +20,16 @@ export class SqliteLookups implements IngestLookups {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
   readonly readAhead = true;
-  /** Those waiting for an answer, in the order of their requests. */
-  private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
-  private failure: Error | null = null;
+  /** Stops the worker, its connection with it; resolves once it has exited. */
   readonly close: () => Promise<void>;
+  private readonly answers: OrderedAnswers;
 
   private constructor(
     readonly dialect: Dialect,
     private readonly worker: Worker,
   ) {
     this.close = terminator(worker);
-    worker.on('message', (answer: SqliteLookupsAnswer) => {
-      const next = this.waiting.shift();
-      if ('error' in answer)
-        next?.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
-      else next?.resolve(answer.result);
-    });
-    worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) =>
-      this.fail(new Error(`the SQLite lookups stopped with code ${code}`)),
-    );
+    this.answers = new OrderedAnswers(worker, 'SQLite lookups');
   }
 
   /** Starts the worker on `file` (`snapshot`: in one read transaction); once it has opened it. */
@@ -55,7 +42,7 @@ export class SqliteLookups implements IngestLookups {
     const workerData: SqliteLookupsData = { file, timeoutMs, snapshot };
     const lookups = new SqliteLookups(dialect, new Worker(WORKER, { workerData }));
     try {
-      await lookups.answer();
+      await lookups.answers.next();
     } catch (error) {
       await lookups.close();
       throw error;
@@ -72,18 +59,8 @@ export class SqliteLookups implements IngestLookups {
   }
 
   private request(request: SqliteLookupsRequest): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
+    if (this.answers.failure) return Promise.reject(this.answers.failure);
     this.worker.postMessage(request);
-    return this.answer();
-  }
-
-  private answer(): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const waiting of this.waiting.splice(0)) waiting.reject(this.failure);
+    return this.answers.next();
   }
 }

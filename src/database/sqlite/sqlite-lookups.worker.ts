@@ -6,15 +6,12 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorAnswer } from '../../common/workers/worker-messages.js';
-import type {
-  SqliteLookupsAnswer,
-  SqliteLookupsData,
-  SqliteLookupsRequest,
-} from './sqlite-lookups.messages.js';
+import type { WorkerAnswer } from '../../common/workers/ordered-answers.js';
+import type { SqliteLookupsData, SqliteLookupsRequest } from './sqlite-lookups.messages.js';
 
 const { file, timeoutMs, snapshot } = workerData as SqliteLookupsData;
 const port = parentPort!;
-const post = (answer: SqliteLookupsAnswer) => port.postMessage(answer);
+const post = (answer: WorkerAnswer) => port.postMessage(answer);
 
 let db: Database.Database | null = null;
 const statements = new Map<string, Database.Statement>();

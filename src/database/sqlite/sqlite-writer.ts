@@ -20,13 +20,10 @@ import type {
   SqliteWriterData,
   SqliteWriterRequest,
 } from './sqlite-writer.messages.js';
+import { OrderedAnswers } from '../../common/workers/ordered-answers.js';
 import { workerFile } from '../../common/workers/worker-file.js';
 
 const WORKER = workerFile(import.meta.url, 'sqlite-writer.worker');
-
-function toError(answer: { error: { message: string; code?: string } }): Error {
-  return Object.assign(new Error(answer.error.message), { code: answer.error.code });
-}
 
 /**
  * An ingestion's SQLite transaction, on a connection of its own in a worker thread: the rows
@@ -39,8 +36,7 @@ export class SqliteWriter implements IngestSql {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
   readonly readAhead = false;
-  private readonly waiting: { resolve(value: unknown): void; reject(error: Error): void }[] = [];
-  private failure: Error | null = null;
+  private readonly answers: OrderedAnswers;
   private queuedInserts = 0;
   private insertDone: (() => void) | null = null;
 
@@ -48,20 +44,15 @@ export class SqliteWriter implements IngestSql {
     readonly dialect: Dialect,
     private readonly worker: Worker,
   ) {
-    worker.on('message', (answer: SqliteWriterAnswer) => {
-      if ('inserted' in answer) {
-        this.queuedInserts--;
-        this.insertDone?.();
-        this.insertDone = null;
-        return;
-      }
-      const next = this.waiting.shift();
-      if ('error' in answer) next?.reject(toError(answer));
-      else next?.resolve(answer.result);
-    });
-    worker.on('error', (error) => this.fail(error));
-    worker.on('exit', (code) =>
-      this.fail(new Error(`the SQLite writer stopped with code ${code}`)),
+    const inserted = (message: unknown) => {
+      if (!('inserted' in (message as SqliteWriterAnswer))) return false;
+      this.queuedInserts--;
+      this.releaseInsert();
+      return true;
+    };
+    // A failure also releases an insert waiting for room.
+    this.answers = new OrderedAnswers(worker, 'SQLite writer', inserted, () =>
+      this.releaseInsert(),
     );
   }
 
@@ -98,7 +89,7 @@ export class SqliteWriter implements IngestSql {
       }),
     );
     try {
-      await writer.answer();
+      await writer.answers.next();
     } catch (error) {
       await writer.close();
       throw error;
@@ -173,7 +164,7 @@ export class SqliteWriter implements IngestSql {
   private async postQueued(
     request: Extract<SqliteWriterRequest, { op: 'insert' | 'queued' }>,
   ): Promise<void> {
-    while (this.queuedInserts >= MAX_QUEUED_INSERTS && !this.failure) {
+    while (this.queuedInserts >= MAX_QUEUED_INSERTS && !this.answers.failure) {
       await new Promise<void>((resolve) => (this.insertDone = resolve));
     }
     this.post(request);
@@ -182,23 +173,16 @@ export class SqliteWriter implements IngestSql {
   }
 
   private post(request: SqliteWriterRequest): void {
-    if (this.failure) throw this.failure;
+    if (this.answers.failure) throw this.answers.failure;
     this.worker.postMessage(request);
   }
 
   private request(request: SqliteWriterRequest): Promise<unknown> {
     this.post(request);
-    return this.answer();
+    return this.answers.next();
   }
 
-  private answer(): Promise<unknown> {
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
-  }
-
-  private fail(error: Error): void {
-    this.failure ??= error;
-    for (const waiting of this.waiting.splice(0)) waiting.reject(this.failure);
+  private releaseInsert(): void {
     this.insertDone?.();
     this.insertDone = null;
   }
