@@ -11,8 +11,8 @@ const WORKER = workerFile(import.meta.url, 'sqlite-lookups.worker');
 /**
  * An ingestion's lookups on SQLite, on a read-only connection in a worker thread of its own: it
  * shows the state before the ingestion, which is what the plan is made against. better-sqlite3
- * answers on the thread that asks, so there the lookups (the standing findings' texts above
- * all) held the main thread while the writer thread waited for the next plan; in a worker they
+ * answers on the thread that asks: on the main thread, the lookups (the standing findings'
+ * texts above all) held it while the writer thread waited for the next plan. In a worker they
  * run beside it, a slice ahead (readAhead), and the main thread only takes in their rows.
  * Requests are answered in the order they are sent.
  */
