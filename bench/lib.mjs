@@ -37,19 +37,6 @@ export function openRaw(url) {
 
 /** The SQL of GET /api/assets, as the service runs it: count, page, vulnerabilities, services, sources. */
 export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
-  // The searched columns (SEARCHED_COLUMNS, src/database/repositories/assets.repository.ts).
-  const columns = [
-    'name',
-    'ip',
-    'vendor',
-    'model',
-    'site',
-    'type',
-    'os_version',
-    'addresses',
-    'mac_addresses',
-    'hostnames',
-  ];
   const term = search?.toLowerCase();
   const conditions = [];
   const params = [];
@@ -59,6 +46,8 @@ export async function listAssets(db, { limit = 100, offset = 0, search } = {}) {
     conditions.push('assets.rowid IN (SELECT r FROM temp.search_matches)');
     params.push(`"${term.replace(/"/g, '""')}"`);
   } else if (term) {
+    // The service's own list of searched columns, from its build (which the bench makes first).
+    const columns = (await import('../dist/database/tables/assets.table.js')).SEARCHED_COLUMNS;
     conditions.push(`(${columns.map((c) => `LOWER(${c}) LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     params.push(...columns.map(() => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }

@@ -13,7 +13,7 @@ import { AssetSource } from '../entities/asset-source.entity.js';
 import { identifierPairs, identityOfRow } from '../tables/asset-identifiers.table.js';
 import { runNamed, type ReadOptions } from '../sql-reads.js';
 import type { AssetSourceRow, PositionedSourceRow } from '../tables/asset-sources.table.js';
-import type { StoredAssetRow } from '../tables/assets.table.js';
+import { SEARCHED_COLUMNS, type StoredAssetRow } from '../tables/assets.table.js';
 import type { ServiceRow } from '../tables/services.table.js';
 import type { VulnerabilityRow } from '../tables/findings.table.js';
 import {
@@ -34,19 +34,6 @@ const SORT_COLUMNS: Record<AssetSortField, string> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };
-// The identity lists are searched in their text (migration AssetIdentitySearch indexes it).
-const SEARCHED_COLUMNS = [
-  'name',
-  'ip',
-  'vendor',
-  'model',
-  'site',
-  'type',
-  'os_version',
-  'addresses',
-  'mac_addresses',
-  'hostnames',
-];
 // Sort columns that are never null: the cursor's condition is a row comparison, which both
 // databases answer from the (created_at, id) index in the default order.
 const REQUIRED_SORT_COLUMNS = new Set(['name', 'created_at', 'updated_at']);

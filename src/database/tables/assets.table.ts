@@ -106,3 +106,20 @@ export const LIST_FIELDS = [
 
 /** An assets row as the ingestion plans and writes it: its fields, lists, id and source. */
 export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | ListColumn | 'source'>;
+
+/**
+ * The columns the list's `search` reads: the fields, and the identity lists in their text
+ * (migration AssetIdentitySearch indexes them).
+ */
+export const SEARCHED_COLUMNS = [
+  'name',
+  'ip',
+  'vendor',
+  'model',
+  'site',
+  'type',
+  'os_version',
+  'addresses',
+  'mac_addresses',
+  'hostnames',
+] as const;
