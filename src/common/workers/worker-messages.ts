@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { WorkerAnswer } from './ordered-answers.js';
 
 /** Waits for a worker's next message; the protocols using it have at most one outstanding. */
 export type Receive<T> = () => Promise<T>;
@@ -51,7 +52,7 @@ export function terminator(worker: Worker): () => Promise<void> {
 }
 
 /** A worker's answer for a failure: the error's message and code, as a message can carry them. */
-export function errorAnswer(error: unknown): { error: { message: string; code?: string } } {
+export function errorAnswer(error: unknown): Extract<WorkerAnswer, { error: unknown }> {
   const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
   return {
     error: { message: String(message), code: typeof code === 'string' ? code : undefined },

@@ -11,6 +11,5 @@ export interface SqliteLookupsData {
   snapshot: boolean;
 }
 
+/** A lookup; the worker answers each with a WorkerAnswer (common/workers/ordered-answers.ts). */
 export type SqliteLookupsRequest = { op: 'all' | 'arrays'; sql: string; params: unknown[] };
-
-/** Its answers: common/workers/ordered-answers.ts's WorkerAnswer. */
