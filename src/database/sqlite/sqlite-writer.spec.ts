@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -51,6 +51,27 @@ describe('SqliteWriter', () => {
       await writer.close();
     }
     expect(stored()).toBe(49_990);
+  });
+
+  it('checkpoints the log into the database file after its commit, then exits', async () => {
+    const writer = await SqliteWriter.open(dialectOf(file), file, 1000);
+    try {
+      await writer.insert('t', COLUMNS, rows(5_000));
+      await writer.commit();
+    } finally {
+      // Leaves a committed writer to its checkpoint.
+      await writer.close();
+    }
+    await writer.finished;
+    // The database file alone, without its log, holds the rows.
+    const copy = join(dir, 'copy.sqlite');
+    copyFileSync(file, copy);
+    const alone = new Database(copy, { readonly: true });
+    try {
+      expect(alone.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 5_000 });
+    } finally {
+      alone.close();
+    }
   });
 
   it('throws a failed insert at the next request that waits, and rolls back', async () => {

@@ -36,14 +36,21 @@ export class SqliteWriter implements IngestSql {
   readonly maxParams = SQLITE_MAX_PARAMS;
   readonly idOrder = 'id';
   readonly readAhead = false;
+  /**
+   * Once the worker has exited: after a commit, once it has checkpointed the log (close()
+   * leaves it to that).
+   */
+  readonly finished: Promise<void>;
   private readonly answers: OrderedAnswers;
   private queuedInserts = 0;
   private insertDone: (() => void) | null = null;
+  private committed = false;
 
   private constructor(
     readonly dialect: Dialect,
     private readonly worker: Worker,
   ) {
+    this.finished = new Promise((resolve) => worker.once('exit', () => resolve()));
     const inserted = (message: unknown) => {
       if (!('inserted' in (message as SqliteWriterAnswer))) return false;
       this.queuedInserts--;
@@ -141,16 +148,22 @@ export class SqliteWriter implements IngestSql {
     );
   }
 
+  /** Commits; the worker then checkpoints the log and exits by itself (`finished`). */
   async commit(): Promise<void> {
     await this.request({ op: 'commit' });
+    this.committed = true;
   }
 
   async rollback(): Promise<void> {
     await this.request({ op: 'rollback' });
   }
 
-  /** Stops the worker; its connection closes with it. Resolves once the thread has exited. */
+  /**
+   * Stops the worker; its connection closes with it. Resolves once the thread has exited. A
+   * committed one is left to finish its checkpoint: resolves at once.
+   */
   async close(): Promise<void> {
+    if (this.committed) return;
     this.worker.removeAllListeners();
     // Errors and exit are no longer of interest, but must not go unhandled.
     this.worker.on('error', () => undefined);

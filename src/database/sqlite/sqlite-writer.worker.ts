@@ -2,7 +2,8 @@
  * The worker thread of SqliteWriter (sqlite-writer.ts). It opens the connection, takes the
  * write lock and then carries out the requests in the order they come. An insert is
  * acknowledged once carried out, and a failure of it is kept and given as the answer to the
- * next request that has one (the transaction is rolled back then).
+ * next request that has one (the transaction is rolled back then). After the commit it
+ * checkpoints the log and exits.
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -147,14 +148,31 @@ function carryOut(request: SqliteWriterRequest): void {
     post({ result });
   } catch (error) {
     failure = error;
-    post(errorAnswer(error));
+    return post(errorAnswer(error));
+  }
+  if (request.op === 'commit') checkpointAndExit(db!);
+}
+
+/**
+ * After the commit's answer: the log, most of which this transaction wrote, copied into the
+ * database file, then the thread ends. Otherwise the next connection to commit would do it as
+ * part of its commit (SQLite checkpoints a long log so), on the main thread for a request's
+ * write, which would hold every other request meanwhile. PASSIVE: readers and writers carry on,
+ * and a commit meanwhile finds the checkpoint taken and leaves it.
+ */
+function checkpointAndExit(connection: Database.Database): void {
+  try {
+    connection.pragma('wal_checkpoint(PASSIVE)');
+  } finally {
+    connection.close();
+    port.close();
   }
 }
 
 try {
   db = new Database(file, { fileMustExist: true, timeout: timeoutMs });
   db.pragma('foreign_keys = ON');
-  // The checkpoint after a large commit runs in a worker of its own (BackgroundCheckpoints).
+  // Its log is checkpointed after the commit (checkpointAndExit), not in the middle of the load.
   db.pragma('wal_autocheckpoint = 0');
   db.exec('BEGIN IMMEDIATE');
   post({ result: true });

@@ -16,7 +16,6 @@ import {
   type IngestSql,
   type UnitSql,
 } from '../ingest-sql.js';
-import { BackgroundCheckpoints } from './sqlite-checkpoint.js';
 import { SqliteLookups } from './sqlite-lookups.js';
 import { SqliteSearchIndex } from './sqlite-search-index.js';
 import { SqliteWriter } from './sqlite-writer.js';
@@ -34,7 +33,8 @@ export class SqliteDialect extends Dialect {
   }
 
   readonly oneWriter = true;
-  private readonly checkpoints = new BackgroundCheckpoints();
+  /** The ingestions' writers still checkpointing the log after their commit. */
+  private readonly checkpoints = new Set<Promise<void>>();
 
   readonly countedAssets = 'SELECT total FROM asset_count';
   private readonly file: string;
@@ -160,7 +160,9 @@ export class SqliteDialect extends Dialect {
       lookups = await SqliteLookups.open(this, this.file, SQLITE_BUSY_TIMEOUT_MS, false);
       const result = await work(writer, lookups);
       await writer.commit();
-      this.checkpoints.start(this.file, SQLITE_BUSY_TIMEOUT_MS);
+      const checkpoint = writer.finished;
+      this.checkpoints.add(checkpoint);
+      void checkpoint.then(() => this.checkpoints.delete(checkpoint));
       return result;
     } catch (error) {
       await writer.rollback().catch(() => undefined);
@@ -185,8 +187,12 @@ export class SqliteDialect extends Dialect {
   /** SQLite plans without statistics the service would keep, and its indexes need no tidying. */
   async afterIngestion(): Promise<void> {}
 
-  settled(): Promise<void> {
-    return this.checkpoints.settled();
+  /**
+   * Once the writers' checkpoints are done: the application's shutdown waits for them, so that
+   * none still holds the database open once the application says it has closed.
+   */
+  async settled(): Promise<void> {
+    await Promise.all([...this.checkpoints]);
   }
 }
 

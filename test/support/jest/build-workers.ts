@@ -16,7 +16,6 @@ export const WORKER_SOURCES = [
   'src/ingest/parse/scanner-parse.worker.ts',
   'src/database/sqlite/sqlite-writer.worker.ts',
   'src/database/sqlite/sqlite-lookups.worker.ts',
-  'src/database/sqlite/sqlite-checkpoint.worker.ts',
 ];
 
 export default function buildWorkers(): void {
