@@ -135,14 +135,46 @@ export interface AssetDetails {
   sources: string[];
 }
 
+/** How an asset came to be and when it was seen and changed, as its answer says it. */
+export interface AssetLife {
+  origin: AssetOrigin;
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored asset's life, from its row. */
+export function assetLife(row: StoredAssetRow): AssetLife {
+  return {
+    origin: row.origin,
+    firstSeenAt: isoTimestampOrNull(row.first_seen_at),
+    lastSeenAt: isoTimestampOrNull(row.last_seen_at),
+    createdAt: isoTimestamp(row.created_at),
+    updatedAt: isoTimestamp(row.updated_at),
+  };
+}
+
 /**
  * The one mapping of a stored asset to its answer, from a row as raw SQL reads it, with its
- * lists read beside it. One object, its properties set in the answer's order: spreading an
- * object built field by field into a literal takes V8's slow path, for every asset of a page.
+ * lists read beside it.
  */
-export function toAssetResponse(
-  row: StoredAssetRow,
+export function toAssetResponse(row: StoredAssetRow, details: AssetDetails): AssetResponse {
+  return assetResponse(row, details, assetLife(row));
+}
+
+/**
+ * An asset's answer from its fields and lists and its `life` (which an ingestion's created
+ * assets share). One object, its properties set in the answer's order: spreading an object
+ * built field by field into a literal takes V8's slow path, for every asset of a page.
+ */
+export function assetResponse(
+  row: Pick<
+    StoredAssetRow,
+    'id' | AssetField | 'addresses' | 'mac_addresses' | 'hostnames' | 'tags' | 'source'
+  >,
   { vulnerabilities, services, sources }: AssetDetails,
+  life: AssetLife,
 ): AssetResponse {
   const response: Record<string, unknown> = { id: row.id };
   for (const field of ASSET_FIELDS) response[field] = row[field];
@@ -153,11 +185,11 @@ export function toAssetResponse(
   response.source = row.source;
   response.vulnerabilities = vulnerabilities;
   response.services = services;
-  response.origin = row.origin;
+  response.origin = life.origin;
   response.sources = sources;
-  response.firstSeenAt = isoTimestampOrNull(row.first_seen_at);
-  response.lastSeenAt = isoTimestampOrNull(row.last_seen_at);
-  response.createdAt = isoTimestamp(row.created_at);
-  response.updatedAt = isoTimestamp(row.updated_at);
+  response.firstSeenAt = life.firstSeenAt;
+  response.lastSeenAt = life.lastSeenAt;
+  response.createdAt = life.createdAt;
+  response.updatedAt = life.updatedAt;
   return response as unknown as AssetResponse;
 }

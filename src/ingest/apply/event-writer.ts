@@ -13,7 +13,7 @@ import {
   type FindingEvents,
 } from '../../findings/finding-events.js';
 import type { AssetPlan } from '../plan/plan-assets.js';
-import { createdAsset, shownAssets } from './shown-assets.js';
+import { createdAssets, shownAssets } from './shown-assets.js';
 
 /**
  * An ingestion's events, written to the outbox in its transaction as its slices are: its
@@ -25,6 +25,7 @@ export class EventWriter {
   private readonly outbox: OutboxWrites;
   private readonly assetRows: AssetStoredRows;
   private subscriptions: Promise<Subscription[]> | null = null;
+  private readonly createdAsset: ReturnType<typeof createdAssets>;
 
   constructor(
     private readonly sql: IngestSql,
@@ -34,17 +35,18 @@ export class EventWriter {
   ) {
     this.outbox = new OutboxWrites(sql);
     this.assetRows = new AssetStoredRows(sql);
+    this.createdAsset = createdAssets(source, now);
   }
 
   /** A slice's created assets, then its findings' events (once the slice is written). */
   async assets(plan: AssetPlan): Promise<void> {
-    const { source, now } = this;
+    const { source, now, createdAsset } = this;
     if (await this.subscribed('asset.created')) {
       const created = function* (): Generator<OutboxEvent> {
         for (const row of plan.creates) {
           yield {
             type: 'asset.created',
-            data: createdAsset(row, plan, source, now),
+            data: createdAsset(row, plan),
             sources: source === null ? [] : [source],
             site: row.site,
             score: null,

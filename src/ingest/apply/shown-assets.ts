@@ -1,4 +1,9 @@
-import { toAssetResponse, type AssetResponse } from '../../assets/dto/asset-response.dto.js';
+import {
+  assetResponse,
+  toAssetResponse,
+  type AssetLife,
+  type AssetResponse,
+} from '../../assets/dto/asset-response.dto.js';
 import { toServiceResponse } from '../../assets/dto/service-response.dto.js';
 import { toVulnerabilityResponse } from '../../assets/dto/vulnerability-response.dto.js';
 import { groupByAsset } from '../../assets/group-by-asset.js';
@@ -61,27 +66,31 @@ export async function shownAssets(
 }
 
 /**
- * An asset an ingestion creates at `now`, as the API shows it once written, from its plan (as
- * AssetIngestWrites writes it).
+ * The assets an ingestion creates at `now`, as the API shows each once written, from its plan
+ * (as AssetIngestWrites writes it): they share one life.
  */
-export function createdAsset(
-  row: AssetRow,
-  plan: AssetPlan,
+export function createdAssets(
   source: string | null,
   now: Date,
-): AssetResponse {
-  const seen = source === null ? null : now;
-  const stored = {
-    ...row,
-    origin: 'ingest' as const,
-    first_seen_at: seen,
-    last_seen_at: seen,
-    created_at: now,
-    updated_at: now,
+): (row: AssetRow, plan: AssetPlan) => AssetResponse {
+  const at = now.toISOString();
+  const seen = source === null ? null : at;
+  const life: AssetLife = {
+    origin: 'ingest',
+    firstSeenAt: seen,
+    lastSeenAt: seen,
+    createdAt: at,
+    updatedAt: at,
   };
-  return toAssetResponse(stored, {
-    vulnerabilities: vulnerabilityList(plan.vulnerabilityLists.get(row.id)),
-    services: serviceList(plan.serviceLists.get(row.id)),
-    sources: source === null ? [] : [source],
-  });
+  const sources = source === null ? [] : [source];
+  return (row, plan) =>
+    assetResponse(
+      row,
+      {
+        vulnerabilities: vulnerabilityList(plan.vulnerabilityLists.get(row.id)),
+        services: serviceList(plan.serviceLists.get(row.id)),
+        sources: [...sources],
+      },
+      life,
+    );
 }
