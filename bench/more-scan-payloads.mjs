@@ -75,6 +75,7 @@ export function greenboneAsJson(count, source) {
     assets.push({
       name: `host-${i}.corp.example`,
       ip: ipOf(i),
+      hostnames: [`host-${i}.corp.example`],
       services: [service(22), service(443), service(80)],
       vulnerabilities: [
         vulnerability(a.id, a.score, `SSH finding ${a.id}`),
@@ -190,6 +191,7 @@ export function nucleiAsJson(count, source) {
     assets.push({
       name: `host-${i}.corp.example`,
       ip: ipOf(i),
+      hostnames: [`host-${i}.corp.example`],
       vulnerabilities: cvesOf(i).map((cve) =>
         vulnerability(cve.id, cve.score, `Finding ${cve.id}`),
       ),

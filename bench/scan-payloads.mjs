@@ -66,6 +66,8 @@ export function nmapAsJson(count, source) {
     const h = host(i);
     assets.push({
       ip: h.ip,
+      macAddresses: [h.mac],
+      hostnames: [h.name],
       name: h.name,
       vendor: h.vendor,
       os_version: h.os,
