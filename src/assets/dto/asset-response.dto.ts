@@ -8,7 +8,7 @@ import {
   type AssetFieldValues,
 } from '../../database/tables/assets.table.js';
 import { isoTimestamp, isoTimestampOrNull } from '../../database/timestamps.js';
-import type { StoredAssetRow } from '../../database/tables/assets.table.js';
+import type { AssetRow, StoredAssetRow } from '../../database/tables/assets.table.js';
 import { ASSET_ORIGINS, type AssetOrigin } from '../../common/field-rules/inventory-values.js';
 import { identityValues } from '../../common/field-rules/identity-values.js';
 import { ServiceResponse } from './service-response.dto.js';
@@ -169,10 +169,7 @@ export function toAssetResponse(row: StoredAssetRow, details: AssetDetails): Ass
  * built field by field into a literal takes V8's slow path, for every asset of a page.
  */
 export function assetResponse(
-  row: Pick<
-    StoredAssetRow,
-    'id' | AssetField | 'addresses' | 'mac_addresses' | 'hostnames' | 'tags' | 'source'
-  >,
+  row: AssetRow,
   { vulnerabilities, services, sources }: AssetDetails,
   life: AssetLife,
 ): AssetResponse {

@@ -37,8 +37,8 @@ export class SqliteWriter implements IngestSql {
   readonly idOrder = 'id';
   readonly readAhead = false;
   /**
-   * Once the worker has exited: after a commit, once it has checkpointed the log (close()
-   * leaves it to that).
+   * After a commit: once the worker has checkpointed the log and exited (close() leaves it to
+   * that).
    */
   readonly finished: Promise<void>;
   private readonly answers: OrderedAnswers;
