@@ -1,5 +1,6 @@
 import type { Asset } from '../entities/asset.entity.js';
 import type { InsertColumn } from '../ingest-sql.js';
+import { SEARCHED_WITH_IDENTITY } from '../migrations/asset-search-sql.js';
 import { integer, text, timestamp, type RowOf } from './column-table.js';
 
 /**
@@ -108,18 +109,7 @@ export const LIST_FIELDS = [
 export type AssetRow = Pick<StoredAssetRow, 'id' | AssetField | ListColumn | 'source'>;
 
 /**
- * The columns the list's `search` reads: the fields, and the identity lists in their text
- * (migration AssetIdentitySearch indexes them).
+ * The columns the list's `search` reads: those the search index covers, as its latest
+ * migration (AssetIdentitySearch) made it: the fields, and the identity lists in their text.
  */
-export const SEARCHED_COLUMNS = [
-  'name',
-  'ip',
-  'vendor',
-  'model',
-  'site',
-  'type',
-  'os_version',
-  'addresses',
-  'mac_addresses',
-  'hostnames',
-] as const;
+export const SEARCHED_COLUMNS = SEARCHED_WITH_IDENTITY;
