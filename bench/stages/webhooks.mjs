@@ -123,8 +123,8 @@ async function request(service, method, path, body) {
 export default {
   name: 'webhooks',
   async run(h, { count, payload }) {
-    // Three rounds (their median), the order of the sides alternating: on this machine one round
-    // moves the ratio by a tenth or more, most of all against the side that runs second.
+    // Three rounds (their median), the order of the sides alternating: a single round's ratio
+    // moves with which side runs second (bench/README.md).
     const rounds = 3;
     const { body } = payload(count);
     const receiver = await startReceiver();
