@@ -8,6 +8,7 @@ import {
   MAX_IDENTITY_ENTRIES,
   type IdentityList,
 } from '../common/field-rules/identity-values.js';
+import type { FindingPeriod } from '../database/entities/finding-period.entity.js';
 import type { Finding } from '../database/entities/finding.entity.js';
 import {
   updateChange,
@@ -115,7 +116,7 @@ export class AssetMergeService {
       await this.assets.replaceIdentifiers(manager, id);
       await this.mergeServices(unit, id, from, stored.services);
       await this.mergeSources(unit, id, from, stored.sources);
-      await this.mergeFindings(unit, id, from);
+      await this.mergeFindings(unit, id, from, now);
       const relationChanges = await this.moveRelations(unit, id, from, now);
       const diagramChanges = await this.renameInDiagrams(unit, id, from, now);
       await this.assets.addAliases(manager, id, from);
@@ -200,18 +201,25 @@ export class AssetMergeService {
    * One finding per vulnerability id on the target (planFindingFolds); the others go with their
    * assets. The finding_counts triggers follow every row written or deleted.
    */
-  private async mergeFindings(unit: WriteUnit, id: string, from: readonly string[]): Promise<void> {
-    const { rows, sources } = await this.findings.ofAssetsForMerge(unit.manager, [id, ...from]);
-    const byFinding = new Map<string, FindingSourceRow[]>();
-    for (const source of sources) {
-      const list = byFinding.get(source.finding_id);
-      if (list) list.push(source);
-      else byFinding.set(source.finding_id, [source]);
-    }
+  private async mergeFindings(
+    unit: WriteUnit,
+    id: string,
+    from: readonly string[],
+    now: Date,
+  ): Promise<void> {
+    const { rows, sources, periods } = await this.findings.ofAssetsForMerge(unit.manager, [
+      id,
+      ...from,
+    ]);
+    const sourcesOf = groupBy(sources, (source) => source.finding_id);
+    const periodsOf = groupBy(periods, (period) => period.findingId);
     const folds = planFindingFolds(
       id,
       from,
-      rows.map((row) => mergedFinding(row, byFinding.get(row.id) ?? [])),
+      rows.map((row) =>
+        mergedFinding(row, sourcesOf.get(row.id) ?? [], periodsOf.get(row.id) ?? []),
+      ),
+      now,
     );
     if (folds.length === 0) return;
     await unit.changing(
@@ -224,6 +232,8 @@ export class AssetMergeService {
         firstSeenAt: fold.firstSeenAt,
         lastSeenAt: fold.lastSeenAt,
       });
+      if (fold.periods !== null)
+        await this.findings.replacePeriods(unit.manager, fold.id, fold.periods);
     }
     await this.findings.addSources(
       unit.manager,
@@ -298,14 +308,34 @@ export class AssetMergeService {
   }
 }
 
-/** A finding as planFindingFolds reads it, with its sources (`own`, in position order). */
-function mergedFinding(row: Finding, own: readonly FindingSourceRow[]): MergedFinding {
+/** Items by a key of theirs, each key's in their order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+/**
+ * A finding as planFindingFolds reads it, with its sources (`own`, in position order) and its
+ * open periods.
+ */
+function mergedFinding(
+  row: Finding,
+  own: readonly FindingSourceRow[],
+  periods: readonly FindingPeriod[],
+): MergedFinding {
   return {
     id: row.id,
     assetId: row.assetId,
     vulnId: row.vulnId,
+    status: row.status,
     firstSeenAt: row.firstSeenAt,
     lastSeenAt: row.lastSeenAt,
+    periods: periods.map(({ openedAt, closedAt }) => ({ openedAt, closedAt })),
     sources: own.map((source) => source.source),
     nextPosition: own.length === 0 ? 0 : Math.max(...own.map((s) => Number(s.position))) + 1,
   };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { dayOf, noonDaysBefore, setPeriod } from '../support/finding-periods.js';
 import { expectErrorBody, TestApp } from '../support/test-app.js';
 
 const INGEST = '/api/integrations/ingest';
@@ -335,6 +336,100 @@ describe('merging assets', () => {
       expect(manual.status).toBe(400);
       expectErrorBody(manual, /id/);
       expect(await status('k-gone')).toBe(404);
+    });
+  });
+
+  describe("keeps the trend's past of the findings it folds", () => {
+    const now = Date.now();
+    const noon = (days: number) => noonDaysBefore(now, days);
+    type Span = [opened: Date, closed: Date | null];
+    /** The trend's entries over the last 12 days, by date. */
+    const trend = async (query = '') =>
+      new Map(
+        (
+          (await ok(
+            'GET',
+            `/api/findings/trend?days=12${query}`,
+            undefined,
+            viewer,
+          )) as unknown as {
+            date: string;
+            open: Record<string, number>;
+          }[]
+        ).map((entry) => [entry.date, entry.open]),
+      );
+    /** How many of `spans` are open at the end of `date` (closed that day: not). */
+    const openOn = (date: string, spans: Span[]) =>
+      spans.filter(
+        ([opened, closed]) => dayOf(opened) <= date && (closed === null || date < dayOf(closed)),
+      ).length;
+    /** The finding of `vulnId` on each asset, by asset id. */
+    const findingsOf = async (vulnId: string) =>
+      new Map(
+        ((await ok('GET', `/api/findings?vulnId=${vulnId}`)) as unknown as Json[]).map(
+          (finding) => [finding.assetId as string, finding],
+        ),
+      );
+    // CVE-P1 open on both, the merged asset's since longer; CVE-P2 fixed on the target, open
+    // again on the merged asset since.
+    const spans: Record<string, Span> = {
+      'p-target CVE-P1': [noon(3), null],
+      'p-other CVE-P1': [noon(8), null],
+      'p-target CVE-P2': [noon(10), noon(6)],
+      'p-other CVE-P2': [noon(5), null],
+    };
+    let before: Map<string, Record<string, number>>;
+    let mergedAt: Date;
+
+    beforeAll(async () => {
+      const vulnerabilities = [
+        { id: 'CVE-P1', score: 9.5 },
+        { id: 'CVE-P2', score: 8 },
+      ];
+      await ok('POST', INGEST, {
+        options: { matchBy: ['id'] },
+        assets: [
+          { id: 'p-target', name: 'printer', vulnerabilities },
+          { id: 'p-other', name: 'printer (wifi)', vulnerabilities },
+        ],
+      });
+      await ok('PUT', '/api/assets/p-target', { vulnerabilities: [vulnerabilities[0]] });
+      for (const vulnId of ['CVE-P1', 'CVE-P2']) {
+        for (const [assetId, finding] of await findingsOf(vulnId))
+          await setPeriod(t, finding.id as string, ...spans[`${assetId} ${vulnId}`]);
+      }
+      before = await trend();
+      expect((await merge('p-target', { from: ['p-other'] })).status).toBe(200);
+      mergedAt = new Date();
+    });
+
+    it('answers each past day as one finding open since the earliest of them', async () => {
+      const kept = await findingsOf('CVE-P1');
+      expect([...kept.keys()]).toEqual(['p-target']);
+      expect(kept.get('p-target')!.status).toBe('open');
+      // Counted from the periods (a filter the kept counts do not serve) and from those counts.
+      const filtered = await trend('&vulnId=CVE-P1');
+      const all = await trend();
+      for (const [date, open] of filtered) {
+        const expected = openOn(date, [spans['p-other CVE-P1']]);
+        expect([date, open.critical]).toEqual([date, expected]);
+        // Before, both were counted where both were open.
+        const both = openOn(date, [spans['p-target CVE-P1'], spans['p-other CVE-P1']]);
+        expect([date, all.get(date)!.critical]).toEqual([
+          date,
+          before.get(date)!.critical - both + expected,
+        ]);
+      }
+    });
+
+    it("ends the merged finding's open period at the merge when the target's own is fixed", async () => {
+      const kept = await findingsOf('CVE-P2');
+      expect([...kept.keys()]).toEqual(['p-target']);
+      expect(kept.get('p-target')!.status).toBe('fixed');
+      const expectedSpans: Span[] = [spans['p-target CVE-P2'], [noon(5), mergedAt]];
+      for (const [date, open] of await trend('&vulnId=CVE-P2'))
+        expect([date, open.high]).toEqual([date, openOn(date, expectedSpans)]);
+      expect(await openCounts()).toEqual((await ok('GET', '/api/findings/summary')).open);
     });
   });
 

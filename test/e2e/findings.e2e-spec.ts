@@ -1,21 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { FindingPeriod } from '../../src/database/entities/finding-period.entity.js';
 import { Finding } from '../../src/database/entities/finding.entity.js';
+import { DAY_MS, dayOf, noonDaysBefore, setPeriod } from '../support/finding-periods.js';
 import { useIngestionApp } from '../support/ingest-helpers.js';
 import { expectErrorBody, type TestApp } from '../support/test-app.js';
 import { testingPostgres } from '../support/test-database.js';
 
 const INGEST = '/api/integrations/ingest';
-const DAY_MS = 86_400_000;
 const NO_COUNTS = { critical: 0, high: 0, medium: 0, low: 0, none: 0 };
 
 type Json = Record<string, any>;
-
-/** `YYYY-MM-DD` of a time's UTC day. */
-const dayOf = (time: Date | number): string => new Date(time).toISOString().slice(0, 10);
-/** Noon (UTC) of the day `days` before the one of `time`: well inside that day. */
-const noonDaysBefore = (time: number, days: number): Date =>
-  new Date(Math.floor(time / DAY_MS) * DAY_MS - days * DAY_MS + DAY_MS / 2);
 
 /** Findings (section 16): the reads, their filters and order, the summary, the trend, triage. */
 describe('findings', () => {
@@ -77,16 +70,6 @@ describe('findings', () => {
    */
   const setFinding = (id: string, values: Partial<Finding>) =>
     t.seed(() => t.dataSource.getRepository(Finding).update(id, values));
-  /** Likewise, the span of a finding's one period (the trend's). */
-  const setPeriod = (findingId: string, openedAt: Date, closedAt: Date | null) =>
-    t.seed(() =>
-      t.dataSource
-        .createQueryBuilder()
-        .update(FindingPeriod)
-        .set({ openedAt, closedAt })
-        .where('finding_id = :findingId', { findingId })
-        .execute(),
-    );
 
   /**
    * Two assets: `web` (site paris, entered by hand) with A (9.8), B (5) and N (no score), B
@@ -487,7 +470,7 @@ describe('findings', () => {
         ['CVE-A@db', 'critical', noonDaysBefore(now, 2), null],
         ['CVE-C@db', 'high', noonDaysBefore(now, 1), null],
       ];
-      for (const [key, , opened, closed] of periods) await setPeriod(ids[key], opened, closed);
+      for (const [key, , opened, closed] of periods) await setPeriod(t, ids[key], opened, closed);
       /** What an entry should count: the periods open at the end of its day. */
       const expected = (date: string, keep = (_key: string) => true) => {
         const counts: Record<string, number> = { ...NO_COUNTS };

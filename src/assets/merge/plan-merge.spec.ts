@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  joinSpans,
   planFindingFolds,
   planRelationMoves,
   rewriteDiagramContent,
@@ -9,13 +10,22 @@ import {
 } from './plan-merge.js';
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
+/** The merge's instant, after every day above. */
+const NOW = day(20);
+/** An open span from day `opened` to day `closed` (null: still open). */
+const span = (opened: number, closed: number | null) => ({
+  openedAt: day(opened),
+  closedAt: closed === null ? null : day(closed),
+});
 
 function finding(
   values: Partial<MergedFinding> & Pick<MergedFinding, 'id' | 'assetId' | 'vulnId'>,
 ): MergedFinding {
   return {
+    status: 'open',
     firstSeenAt: day(10),
     lastSeenAt: day(10),
+    periods: [],
     sources: [],
     nextPosition: 0,
     ...values,
@@ -72,6 +82,7 @@ describe('planFindingFolds', () => {
           nextPosition: 2,
         }),
       ],
+      NOW,
     );
     expect(folds).toEqual([
       {
@@ -79,6 +90,7 @@ describe('planFindingFolds', () => {
         firstSeenAt: day(2),
         lastSeenAt: day(9),
         sourceAdds: [{ source: 's2', position: 1 }],
+        periods: null,
       },
     ]);
   });
@@ -98,14 +110,95 @@ describe('planFindingFolds', () => {
         }),
         finding({ id: 'fa', assetId: 'a', vulnId: 'CVE-2', lastSeenAt: day(7) }),
       ],
+      NOW,
     );
-    expect(folds).toEqual([{ id: 'fb', firstSeenAt: day(1), lastSeenAt: day(8), sourceAdds: [] }]);
+    expect(folds).toEqual([
+      { id: 'fb', firstSeenAt: day(1), lastSeenAt: day(8), sourceAdds: [], periods: null },
+    ]);
   });
 
   it("leaves out a target's finding that nothing changes", () => {
     expect(
-      planFindingFolds('t', ['a'], [finding({ id: 'f', assetId: 't', vulnId: 'CVE-3' })]),
+      planFindingFolds('t', ['a'], [finding({ id: 'f', assetId: 't', vulnId: 'CVE-3' })], NOW),
     ).toEqual([]);
+  });
+
+  it("joins the folded findings' open spans with the kept one's, and answers a change of spans alone", () => {
+    const own = span(5, null);
+    const folds = planFindingFolds(
+      't',
+      ['a'],
+      [
+        finding({ id: 'f', assetId: 't', vulnId: 'CVE-4', periods: [own] }),
+        finding({ id: 'g', assetId: 'a', vulnId: 'CVE-4', periods: [span(1, 2)] }),
+      ],
+      NOW,
+    );
+    expect(folds).toEqual([
+      {
+        id: 'f',
+        firstSeenAt: day(10),
+        lastSeenAt: day(10),
+        sourceAdds: [],
+        periods: [span(1, 2), own],
+      },
+    ]);
+    // Spans the kept finding's already cover change nothing.
+    expect(
+      planFindingFolds(
+        't',
+        ['a'],
+        [
+          finding({ id: 'f', assetId: 't', vulnId: 'CVE-4', periods: [span(6, 9), span(1, 4)] }),
+          finding({ id: 'g', assetId: 'a', vulnId: 'CVE-4', periods: [span(2, 3), span(7, 9)] }),
+        ],
+        NOW,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('joinSpans', () => {
+  it('joins spans that overlap or touch, oldest first; an open one runs to the end', () => {
+    expect(
+      joinSpans(
+        { status: 'open', periods: [span(8, null), span(1, 3)] },
+        [{ periods: [span(3, 4), span(6, 9)] }, { periods: [span(2, 3), span(5, 6)] }],
+        NOW,
+      ),
+    ).toEqual([span(1, 4), span(5, null)]);
+  });
+
+  it('joins spans opened at the same instant (one period each, as the table keys them)', () => {
+    expect(
+      joinSpans({ status: 'open', periods: [span(3, null)] }, [{ periods: [span(3, 4)] }], NOW),
+    ).toEqual([span(3, null)]);
+  });
+
+  it("keeps an accepted finding's open span open, an open folded one's start with it", () => {
+    expect(
+      joinSpans(
+        { status: 'accepted', periods: [span(6, null)] },
+        [{ periods: [span(2, null)] }],
+        NOW,
+      ),
+    ).toEqual([span(2, null)]);
+  });
+
+  it("ends a folded finding's open span at the merge when the kept finding is not open", () => {
+    for (const status of ['fixed', 'false_positive'] as const) {
+      expect(
+        joinSpans(
+          { status, periods: [span(1, 3)] },
+          [{ periods: [span(2, 4), span(7, null)] }],
+          NOW,
+        ),
+      ).toEqual([span(1, 4), { openedAt: day(7), closedAt: NOW }]);
+    }
+  });
+
+  it('answers no span for none', () => {
+    expect(joinSpans({ status: 'fixed', periods: [] }, [{ periods: [] }], NOW)).toEqual([]);
   });
 });
 

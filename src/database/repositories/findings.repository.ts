@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type EntityManager } from 'typeorm';
 import { Finding } from '../entities/finding.entity.js';
+import { FindingPeriod } from '../entities/finding-period.entity.js';
 import { FindingSource } from '../entities/finding-source.entity.js';
 import {
   type DueSeverity,
@@ -540,23 +541,29 @@ export class FindingsRepository {
   }
 
   /**
-   * Every finding of these assets (every status) and their sources in position order, as
-   * `manager` (a merge's unit) sees them.
+   * Every finding of these assets (every status), their sources in position order and their
+   * open periods, as `manager` (a merge's unit) sees them.
    */
   async ofAssetsForMerge(
     manager: EntityManager,
     assetIds: readonly string[],
-  ): Promise<{ rows: Finding[]; sources: FindingSourceRow[] }> {
+  ): Promise<{ rows: Finding[]; sources: FindingSourceRow[]; periods: FindingPeriod[] }> {
     const rows = await manager
       .getRepository(Finding)
       .find({ where: { assetId: In([...assetIds]) }, order: { id: 'ASC' } });
-    if (rows.length === 0) return { rows, sources: [] };
+    if (rows.length === 0) return { rows, sources: [], periods: [] };
     const sources = await runNamed<FindingSourceRow>(
       manager,
       `SELECT s.finding_id, s.source, s.position FROM finding_sources s JOIN findings f ON f.id = s.finding_id WHERE f.asset_id IN (:...assetIds) ORDER BY s.finding_id, s.position`,
       { assetIds },
     );
-    return { rows, sources };
+    const periods = await manager
+      .getRepository(FindingPeriod)
+      .createQueryBuilder('p')
+      .innerJoin('p.finding', 'f')
+      .where('f.asset_id IN (:...assetIds)', { assetIds })
+      .getMany();
+    return { rows, sources, periods };
   }
 
   /**
@@ -569,6 +576,25 @@ export class FindingsRepository {
     changes: Pick<Finding, 'assetId' | 'firstSeenAt' | 'lastSeenAt'>,
   ): Promise<void> {
     await manager.getRepository(Finding).update({ id }, changes);
+  }
+
+  /**
+   * The open periods of finding `id` replaced by `periods` (a merge's, joined with those of the
+   * findings folded into it), under its severity, in the unit of `manager`. The triggers of
+   * finding_counts move the trend's counts.
+   */
+  async replacePeriods(
+    manager: EntityManager,
+    id: string,
+    periods: readonly Pick<FindingPeriod, 'openedAt' | 'closedAt'>[],
+  ): Promise<void> {
+    const { severity } = await manager
+      .getRepository(Finding)
+      .findOneOrFail({ where: { id }, select: { severity: true } });
+    const table = manager.getRepository(FindingPeriod);
+    await table.delete({ findingId: id });
+    if (periods.length > 0)
+      await table.insert(periods.map((period) => ({ ...period, findingId: id, severity })));
   }
 
   /** Adds feeds to findings' `sources`, each at its position, in the unit of `manager`. */
