@@ -226,6 +226,7 @@ export default {
         ['/api/findings?status=fixed&sort=-fixedAt&limit=500', 0.2, seconds],
         ['/api/sources', 0.2, seconds],
         ['/api/integrations/runs?limit=10', 0.2, seconds],
+        ['/api/assets?sort=-risk_score&limit=10', 0.2, seconds],
       ]) {
         const figure = `GET ${route}, ${readFindings / 1000}k findings / GET ${assetList} (req/s)`;
         // A service without the route (or failing on it) gets a failing row saying what it answered.

@@ -133,7 +133,7 @@ export class ListAssetsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     enum: SORT_VALUES,
     description:
-      'A field, `-` in front for descending; missing values sort last ascending, first descending. Default: createdAt, then id',
+      'A field, `-` in front for descending; missing values sort last either way. Default: createdAt, then id',
     example: '-risk_score',
   })
   sort?: string;

@@ -10,6 +10,9 @@ import {
 // PostgreSQL's trigram index of the searched columns, made by migration AssetSearch: TypeORM
 // cannot declare it, and leaves it alone (SQLite's is a table of its own).
 @Index('IDX_assets_search', { synchronize: false })
+// Riskiest first, then by id (the list's order for sort=-risk_score, missing scores last: the
+// dashboard's riskiest assets), made by migration AssetsRiskOrder.
+@Index('IDX_assets_risk', { synchronize: false })
 export class Asset {
   @PrimaryColumn({ type: 'varchar', length: MAX_ASSET_ID_LENGTH })
   id: string;

@@ -111,9 +111,9 @@ export function searchCondition(
   return { condition: `(${matches.join(' OR ')})`, parameters: { pattern: containsPattern(term) } };
 }
 
-/** The list's order by `column`: nulls sort as the largest value; id makes the order total. */
+/** The list's order by `column`: missing values last either way; id makes the order total. */
 function orderBy(column: string, descending: boolean): string {
-  return `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}, id ASC`;
+  return `${column} ${descending ? 'DESC' : 'ASC'} NULLS LAST, id ASC`;
 }
 
 /**
@@ -136,19 +136,16 @@ function startingAfter(
 
 /**
  * The page's condition that it starts after the cursor's asset, in the list's order (`column`
- * ascending nulls last, or descending nulls first; then id): on :afterKey and :afterId.
+ * either way, nulls last; then id): on :afterKey and :afterId.
  */
 function afterCondition(column: string, descending: boolean, key: string | null): string {
   if (REQUIRED_SORT_COLUMNS.has(column) && !descending)
     return `(${column}, id) > (:afterKey, :afterId)`;
   const tie = `id > :afterId`;
-  if (key === null)
-    return descending
-      ? `((${column} IS NULL AND ${tie}) OR ${column} IS NOT NULL)`
-      : `(${column} IS NULL AND ${tie})`;
-  return descending
-    ? `(${column} < :afterKey OR (${column} = :afterKey AND ${tie}))`
-    : `(${column} > :afterKey OR (${column} = :afterKey AND ${tie}) OR ${column} IS NULL)`;
+  if (key === null) return `(${column} IS NULL AND ${tie})`;
+  const beyond = descending ? '<' : '>';
+  const nulls = REQUIRED_SORT_COLUMNS.has(column) ? '' : ` OR ${column} IS NULL`;
+  return `(${column} ${beyond} :afterKey OR (${column} = :afterKey AND ${tie})${nulls})`;
 }
 
 /** An asset's place in an order: its sort key (as text, null when missing) and id. */

@@ -338,18 +338,13 @@ function Feeds({ onSettled }: Settles) {
   );
 }
 
-/**
- * The list sorts assets without a risk score above the highest: the first RISK_WINDOW are read
- * and the first 10 with a score kept.
- */
-const RISK_WINDOW = 50;
-
+/** The list sorts assets without a risk score after every scored one: those are left out. */
 function RiskiestAssets({ onSettled }: Settles) {
   const assets = useAsync(async () => {
     const answer = await get<{ assets: Asset[]; total: number }>(
-      `/api/assets${query({ sort: '-risk_score', limit: RISK_WINDOW })}`,
+      `/api/assets${query({ sort: '-risk_score', limit: 10 })}`,
     );
-    return answer.assets.filter((asset) => asset.risk_score !== null).slice(0, 10);
+    return answer.assets.filter((asset) => asset.risk_score !== null);
   }, []);
   useSettled(assets.loading, onSettled);
   return (
@@ -358,9 +353,7 @@ function RiskiestAssets({ onSettled }: Settles) {
         <a href="/assets?sort=-risk_score">Riskiest assets</a>
       </h2>
       <ErrorMessage error={assets.error} />
-      {assets.data?.length === 0 && (
-        <p class="notice">No asset among the first {RISK_WINDOW} has a risk score.</p>
-      )}
+      {assets.data?.length === 0 && <p class="notice">No asset has a risk score.</p>}
       <ol class="plain-list">
         {(assets.data ?? []).map((asset) => (
           <li key={asset.id}>

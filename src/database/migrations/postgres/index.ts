@@ -22,6 +22,7 @@ import { AssetTags1795937399118 } from './1795937399118-AssetTags.js';
 import { AssetAliases1795940333097 } from './1795940333097-AssetAliases.js';
 import { WebhookHolds1795940483656 } from './1795940483656-WebhookHolds.js';
 import { FindingsFixedOrder1795960190892 } from './1795960190892-FindingsFixedOrder.js';
+import { AssetsRiskOrder1795982513778 } from './1795982513778-AssetsRiskOrder.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -48,4 +49,5 @@ export const POSTGRES_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetAliases1795940333097,
   WebhookHolds1795940483656,
   FindingsFixedOrder1795960190892,
+  AssetsRiskOrder1795982513778,
 ];

@@ -22,6 +22,7 @@ import { AssetTags1795937393571 } from './1795937393571-AssetTags.js';
 import { AssetAliases1795940314850 } from './1795940314850-AssetAliases.js';
 import { WebhookHolds1795940460305 } from './1795940460305-WebhookHolds.js';
 import { FindingsFixedOrder1795960190892 } from './1795960190892-FindingsFixedOrder.js';
+import { AssetsRiskOrder1795982513778 } from './1795982513778-AssetsRiskOrder.js';
 
 /** Applied in this order; add each newly generated migration here. */
 export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -48,4 +49,5 @@ export const SQLITE_MIGRATIONS: (new () => MigrationInterface)[] = [
   AssetAliases1795940314850,
   WebhookHolds1795940460305,
   FindingsFixedOrder1795960190892,
+  AssetsRiskOrder1795982513778,
 ];
