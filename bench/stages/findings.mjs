@@ -227,6 +227,9 @@ export default {
         ['/api/sources', 0.2, seconds],
         ['/api/integrations/runs?limit=10', 0.2, seconds],
         ['/api/assets?sort=-risk_score&limit=10', 0.2, seconds],
+        // The exposure panel's first two (then an asset and its reachable ones at a time).
+        ['/api/findings?status=open&severity=critical,high&sort=-score&limit=100', 0.2, seconds],
+        ['/api/assets?tag=internet&limit=20', 0.2, seconds],
       ]) {
         const figure = `GET ${route}, ${readFindings / 1000}k findings / GET ${assetList} (req/s)`;
         // A service without the route (or failing on it) gets a failing row saying what it answered.
