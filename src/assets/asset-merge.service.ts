@@ -222,6 +222,7 @@ export class AssetMergeService {
       now,
     );
     if (folds.length === 0) return;
+    const byId = new Map(rows.map((row) => [row.id, row]));
     await unit.changing(
       'finding',
       folds.map((fold) => fold.id),
@@ -233,7 +234,7 @@ export class AssetMergeService {
         lastSeenAt: fold.lastSeenAt,
       });
       if (fold.periods !== null)
-        await this.findings.replacePeriods(unit.manager, fold.id, fold.periods);
+        await this.findings.replacePeriods(unit.manager, byId.get(fold.id)!, fold.periods);
     }
     await this.findings.addSources(
       unit.manager,

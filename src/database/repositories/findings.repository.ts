@@ -580,17 +580,14 @@ export class FindingsRepository {
 
   /**
    * The open periods of finding `id` replaced by `periods` (a merge's, joined with those of the
-   * findings folded into it), under its severity, in the unit of `manager`. The triggers of
-   * finding_counts move the trend's counts.
+   * findings folded into it), under its `severity` (as its row holds it), in the unit of
+   * `manager`. The triggers of finding_counts move the trend's counts.
    */
   async replacePeriods(
     manager: EntityManager,
-    id: string,
+    { id, severity }: Pick<Finding, 'id' | 'severity'>,
     periods: readonly Pick<FindingPeriod, 'openedAt' | 'closedAt'>[],
   ): Promise<void> {
-    const { severity } = await manager
-      .getRepository(Finding)
-      .findOneOrFail({ where: { id }, select: { severity: true } });
     const table = manager.getRepository(FindingPeriod);
     await table.delete({ findingId: id });
     if (periods.length > 0)
