@@ -244,9 +244,8 @@ describe('findings', () => {
       expect(keys(await findings('?sort=fixedAt&limit=1'), names)).toEqual(['CVE-B@web']);
     });
 
-    it('reads the fixed findings, last fixed first, through their index without sorting them', async () => {
-      await fixture();
-      // The statements the list makes, as the database is sent them.
+    /** The statement a list request sends that matches `pattern`, as the database is sent it. */
+    async function statementOf(query: string, pattern: RegExp) {
       const queries: { sql: string; parameters: unknown[] }[] = [];
       const logger = t.dataSource.logger;
       const original = logger.logQuery.bind(logger);
@@ -255,41 +254,129 @@ describe('findings', () => {
       };
       Object.assign(t.dataSource.options, { logging: ['query'] });
       try {
-        expect(await findings('?status=fixed&sort=-fixedAt&limit=500')).toHaveLength(1);
+        await findings(query);
       } finally {
         logger.logQuery = original;
         Object.assign(t.dataSource.options, { logging: false });
       }
-      const page = queries.find(({ sql }) => /ORDER BY fixed_at DESC/.test(sql));
-      expect(page).toBeDefined();
-      if (testingPostgres()) {
-        // A store this small is cheaper to scan and sort: the planner is told not to, to show
-        // the index gives this very order.
-        const runner = t.dataSource.createQueryRunner();
-        try {
-          await runner.startTransaction();
-          await runner.query('SET LOCAL enable_seqscan = off');
-          await runner.query('SET LOCAL enable_sort = off');
-          const plan: { 'QUERY PLAN': string }[] = await runner.query(
-            `EXPLAIN ${page!.sql}`,
-            page!.parameters,
-          );
-          await runner.rollbackTransaction();
-          const lines = plan.map((row) => row['QUERY PLAN']).join('\n');
-          expect(lines).toContain('IDX_findings_fixed');
-          expect(lines).not.toMatch(/Sort/);
-        } finally {
-          await runner.release();
-        }
-      } else {
+      const statement = queries.find(({ sql }) => pattern.test(sql));
+      expect(statement).toBeDefined();
+      return statement!;
+    }
+
+    /**
+     * The plan of a statement, a line per step. A store this small is cheaper to scan and sort:
+     * on PostgreSQL the planner is told not to, to show which order the indexes give.
+     */
+    async function planOf({ sql, parameters }: { sql: string; parameters: unknown[] }) {
+      if (!testingPostgres()) {
         const plan = await t.dataSource.query<{ detail: string }[]>(
-          `EXPLAIN QUERY PLAN ${page!.sql}`,
-          page!.parameters,
+          `EXPLAIN QUERY PLAN ${sql}`,
+          parameters,
         );
-        const details = plan.map((row) => row.detail).join('\n');
-        expect(details).toContain('IDX_findings_fixed');
-        expect(details).not.toMatch(/TEMP B-TREE/);
+        return plan.map((row) => row.detail);
       }
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await runner.query('SET LOCAL enable_seqscan = off');
+        await runner.query('SET LOCAL enable_sort = off');
+        const plan: { 'QUERY PLAN': string }[] = await runner.query(`EXPLAIN ${sql}`, parameters);
+        await runner.rollbackTransaction();
+        return plan.map((row) => row['QUERY PLAN']);
+      } finally {
+        await runner.release();
+      }
+    }
+
+    it('reads the fixed findings, last fixed first, through their index without sorting them', async () => {
+      await fixture();
+      const statement = await statementOf(
+        '?status=fixed&sort=-fixedAt&limit=500',
+        /ORDER BY fixed_at DESC/,
+      );
+      const plan = (await planOf(statement)).join('\n');
+      expect(plan).toContain('IDX_findings_fixed');
+      expect(plan).not.toMatch(testingPostgres() ? /Sort/ : /TEMP B-TREE/);
+    });
+
+    it('pages several statuses and severities in the list order, reading the index once for each', async () => {
+      // Seven vulnerabilities on each of four assets: scores tie across assets and within one.
+      const scores = [9.8, 9.1, 9.1, 8, 7, 5, null];
+      await ok('POST', INGEST, {
+        options: { source: 'scan-1' },
+        assets: ['h0', 'h1', 'h2', 'h3'].map((id) => ({
+          id,
+          name: id,
+          vulnerabilities: scores.map((score, i) =>
+            score === null ? { id: `CVE-${i}` } : { id: `CVE-${i}`, score },
+          ),
+        })),
+      });
+      const all = await findings('?limit=1000');
+      const byKey = new Map(
+        all.map((finding) => [`${finding.vulnId}@${finding.assetId}`, finding]),
+      );
+      const idOf = (key: string) => byKey.get(key)!.id as string;
+      // Accepted until later; accepted until a time now past (shown as open); false positives.
+      await triage(idOf('CVE-1@h0'), { status: 'accepted', reason: 'r', acceptedUntil: inDays(5) });
+      await triage(idOf('CVE-0@h2'), { status: 'accepted', reason: 'r', acceptedUntil: inDays(5) });
+      await setFinding(idOf('CVE-0@h2'), { acceptedUntil: new Date(Date.now() - 1000) });
+      await triage(idOf('CVE-3@h1'), { status: 'false_positive', reason: 'r' });
+      await triage(idOf('CVE-0@h3'), { status: 'false_positive', reason: 'r' });
+
+      const shown = await findings('?limit=1000');
+      expect(shown.find((finding) => finding.id === idOf('CVE-0@h2'))!.status).toBe('open');
+      /** The findings a query keeps, in the list's order, from the whole list. */
+      const expected = (statuses: string[], severities: string[], descending: boolean) =>
+        shown
+          .filter((f) => statuses.includes(f.status) && severities.includes(f.severity))
+          .sort(
+            (a, b) =>
+              (a.score === null ? 1 : 0) - (b.score === null ? 1 : 0) ||
+              (descending ? b.score - a.score : a.score - b.score) ||
+              (a.id < b.id ? -1 : 1),
+          )
+          .map((finding) => finding.id as string);
+      for (const [statuses, severities, descending] of [
+        [['open'], ['critical', 'high'], true],
+        [['open'], ['critical', 'high'], false],
+        [['open', 'accepted'], ['critical', 'high', 'none'], true],
+        [['accepted', 'false_positive'], ['critical', 'medium'], true],
+        [['open'], ['critical'], true],
+      ] as const) {
+        const want = expected([...statuses], [...severities], descending);
+        expect(want.length).toBeGreaterThan(1);
+        const query = `?status=${statuses.join(',')}&severity=${severities.join(',')}&sort=${descending ? '-' : ''}score`;
+        // Three to a page, from each offset: every row once, in order.
+        for (let offset = 0; offset <= want.length; offset += 3) {
+          const { list, total } = await page(`/api/findings${query}&limit=3&offset=${offset}`);
+          expect([query, offset, total, list.map((f) => f.id)]).toEqual([
+            query,
+            offset,
+            want.length,
+            want.slice(offset, offset + 3),
+          ]);
+        }
+      }
+
+      // The open critical and high findings (an expired acceptance among them): a walk of the
+      // index for each stored status and severity, merged; only the rows the walks give are
+      // sorted (SQLite sorts each walk's few as it merges them), never the findings they keep.
+      const statement = await statementOf(
+        '?status=open&severity=critical,high&sort=-score&limit=5',
+        /ORDER BY score DESC/,
+      );
+      const plan = await planOf(statement);
+      const where = plan.join('\n');
+      const walks = plan.filter((line) => line.includes('IDX_findings_status_score'));
+      expect([walks.length, where]).toEqual([4, where]);
+      if (testingPostgres()) expect(where).not.toMatch(/\bSort\s+\(cost/);
+      else
+        plan.forEach((line, i) => {
+          if (line.includes('TEMP B-TREE'))
+            expect([plan[i - 1], where]).toEqual([expect.stringMatching(/^SCAN walk\d+$/), where]);
+        });
     });
 
     it('tells overdue findings by their severity and opening (a reopening counts from then)', async () => {

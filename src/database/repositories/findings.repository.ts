@@ -176,12 +176,35 @@ function shownTotal(
   return total;
 }
 
+/** A status as stored, and what more its rows must meet to show as one of those asked. */
+interface StoredStatus {
+  status: FindingStatus;
+  /** On accepted_until, where an acceptance's end decides. */
+  also?: string;
+}
+
+/**
+ * The stored statuses behind `statuses` as the API shows them. When `noneExpired` (no
+ * acceptance of those the filters keep is past its end), each status is its stored one.
+ */
+function storedStatuses(statuses: readonly FindingStatus[], noneExpired: boolean): StoredStatus[] {
+  const shown = new Set(statuses);
+  const stored: StoredStatus[] = [...shown].map((status) => ({ status }));
+  if (noneExpired) return stored;
+  // An acceptance past its end reads as open.
+  if (shown.has('open') && !shown.has('accepted'))
+    return [...stored, { status: 'accepted', also: EXPIRED }];
+  if (shown.has('accepted') && !shown.has('open'))
+    return stored.map(({ status }) =>
+      status === 'accepted' ? { status, also: `NOT ${EXPIRED}` } : { status },
+    );
+  return stored;
+}
+
 /**
  * The condition of `statuses` as the API shows them, on the stored status (which the list's
  * index serves) and, where an acceptance's end decides, accepted_until; the stored statuses as
- * :storedStatuses. When `noneExpired` (no acceptance of those the filters keep is past its end),
- * each status is its stored one: a single status is then one range of the index, in the list's
- * order.
+ * :storedStatuses. A single stored status is one range of the index, in the list's order.
  */
 function statusCondition(
   statuses: readonly FindingStatus[],
@@ -190,19 +213,63 @@ function statusCondition(
   condition: string;
   storedStatuses: FindingStatus[];
 } {
-  const shown = new Set(statuses);
-  const stored = new Set<FindingStatus>(shown);
-  if (noneExpired)
-    return { condition: 'status IN (:...storedStatuses)', storedStatuses: [...stored] };
-  // An acceptance past its end reads as open.
-  if (shown.has('open')) stored.add('accepted');
-  const condition = 'status IN (:...storedStatuses)';
-  const storedStatuses = [...stored];
-  if (shown.has('open') && !shown.has('accepted'))
-    return { condition: `${condition} AND (status <> 'accepted' OR ${EXPIRED})`, storedStatuses };
-  if (shown.has('accepted') && !shown.has('open'))
-    return { condition: `${condition} AND NOT ${EXPIRED}`, storedStatuses };
-  return { condition, storedStatuses };
+  const stored = storedStatuses(statuses, noneExpired);
+  const conditions = ['status IN (:...storedStatuses)'];
+  for (const { status, also } of stored)
+    if (also !== undefined) conditions.push(`(status <> '${status}' OR ${also})`);
+  return {
+    condition: conditions.join(' AND '),
+    storedStatuses: stored.map(({ status }) => status),
+  };
+}
+
+/**
+ * The columns that lead, before its sort column, the index that holds the list in each order
+ * (IDX_findings_status_score, IDX_findings_fixed): within one value of each, a page is the
+ * index read in order, its first rows.
+ */
+const ORDER_INDEX_PREFIXES: Partial<Record<FindingSortField, readonly ('severity' | 'status')[]>> =
+  { score: ['status', 'severity'], fixedAt: ['status'] };
+
+/**
+ * A page asking several values of the columns its order's index leads with (open critical and
+ * high findings by score, or an open status that includes expired acceptances) as one condition
+ * per combination of them: each a walk of the index in order, where the whole is a read and a
+ * sort of every row it keeps. Null when there are not several, or a column of the prefix is not
+ * filtered (the index then holds no such walk).
+ */
+function orderedWalks(
+  filters: FindingFilters,
+  sort: FindingSortField,
+  noneExpired: boolean,
+): {
+  rest: FindingFilters;
+  walks: { condition: string; parameters: Record<string, unknown> }[];
+} | null {
+  const prefix = ORDER_INDEX_PREFIXES[sort];
+  const { statuses, severities } = filters;
+  if (prefix === undefined || statuses === undefined) return null;
+  const bySeverity = prefix.includes('severity');
+  if (bySeverity && severities === undefined) return null;
+  const stored = storedStatuses(statuses, noneExpired);
+  const walkSeverities = bySeverity ? [...new Set(severities)] : [undefined];
+  if (stored.length * walkSeverities.length < 2) return null;
+  const walks = stored.flatMap(({ status, also }) =>
+    walkSeverities.map((severity) => ({ status, also, severity })),
+  );
+  return {
+    rest: { ...filters, statuses: undefined, severities: bySeverity ? undefined : severities },
+    walks: walks.map(({ status, also, severity }, index) => {
+      const conditions = [`status = :walkStatus${index}`];
+      const parameters: Record<string, unknown> = { [`walkStatus${index}`]: status };
+      if (also !== undefined) conditions.push(also);
+      if (severity !== undefined) {
+        conditions.push(`severity = :walkSeverity${index}`);
+        parameters[`walkSeverity${index}`] = severity;
+      }
+      return { condition: conditions.join(' AND '), parameters };
+    }),
+  };
 }
 
 /** The WHERE of `filters` (' WHERE ...', or '' for none), with its :named parameters. */
@@ -271,16 +338,46 @@ export class FindingsRepository {
       : await this.count(where, parameters);
     // Past the end (or nothing to find): no second query.
     if (page.offset >= total) return { rows: [], sources: new Map(), total };
-    const order = this.orderBy(page.sort, page.descending, clock);
-    const rows = await this.read<FindingRow>(
-      `${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
-      { ...parameters, limit: page.limit, offset: page.offset },
-    );
+    const rows = await this.pageRows(filters, clock, page, expired.length === 0);
     const sources = await this.sourcesOf(
       rows.map((row) => row.id),
       this.dataSource.manager,
     );
     return { rows, sources, total };
+  }
+
+  /**
+   * The rows of a page: the findings `filters` keep, in its order, from its offset. Where the
+   * filters ask several statuses or severities that lead the order's index, each combination's
+   * first offset + limit rows in order (a walk of the index), then those sorted once.
+   */
+  private pageRows(
+    filters: FindingFilters,
+    clock: FindingClock,
+    page: FindingPageQuery,
+    noneExpired: boolean,
+  ): Promise<FindingRow[]> {
+    const order = this.orderBy(page.sort, page.descending, clock);
+    const window = { limit: page.limit, offset: page.offset };
+    const split = orderedWalks(filters, page.sort, noneExpired);
+    if (split === null) {
+      const { where, parameters } = filtersWhere(filters, clock, [], noneExpired);
+      return this.read<FindingRow>(
+        `${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
+        { ...parameters, ...window },
+      );
+    }
+    const parameters: Record<string, unknown> = { reach: page.offset + page.limit };
+    // Each walk a subquery: SQLite takes no parenthesised SELECT, nor an ORDER BY, in a UNION.
+    const walks = split.walks.map(({ condition, parameters: own }, index) => {
+      const { where, parameters: shared } = filtersWhere(split.rest, clock, [condition]);
+      Object.assign(parameters, shared, own);
+      return `SELECT * FROM (${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :reach) walk${index}`;
+    });
+    return this.read<FindingRow>(
+      `SELECT * FROM (${walks.join(' UNION ALL ')}) walks ORDER BY ${order} LIMIT :limit OFFSET :offset`,
+      { ...parameters, ...window },
+    );
   }
 
   /**
