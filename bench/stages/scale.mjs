@@ -151,6 +151,20 @@ export default {
       // In the middle of the store: host-(10k+1) to host-(10k+7) is a chain of 6 hops.
       const start = `host-${count / 2 + 1}`;
       const end = `host-${count / 2 + 7}`;
+      // The dashboard's exposure panel, one request at a time after its two lists: an asset of
+      // a finding (for its services), then the assets an internet-facing one reaches on one of
+      // them, at the walk's default depth. The dashboard's slowest request is held to 0.2 of
+      // the list.
+      for (const [figure, route] of [
+        ['an asset', `/api/assets/${start}`],
+        ['reachable on 22/tcp', `/api/assets/${start}/reachable?port=22&protocol=tcp`],
+      ])
+        await paired(
+          `dashboard, exposure: ${figure} / plain list, ${count} assets (req/s)`,
+          on(big, route),
+          on(big, '/api/assets?limit=100'),
+          0.2,
+        );
       const path = await fetch(
         `${big.service.base}/api/graph/path?from=${start}&to=${end}&maxDepth=6`,
         { headers: big.service.auth },
