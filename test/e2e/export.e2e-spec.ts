@@ -440,6 +440,8 @@ describe('Export of assets and findings (CSV and NDJSON)', () => {
         'sort=-lastSeenAt',
         'sort=-fixedAt',
         'status=open,fixed&severity=critical,high,none&sort=-score',
+        'status=open&severity=high,critical&sort=score',
+        'status=fixed,open&sort=-fixedAt',
         'site=paris&minScore=5',
         'overdue=false&source=scanner&sort=firstSeenAt',
       ])

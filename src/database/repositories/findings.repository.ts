@@ -14,7 +14,7 @@ import {
 import { AppDataSource } from '../app-data-source.js';
 import { Dialect } from '../dialect/dialect.js';
 import type { ActorColumns } from '../entities/actor-columns.js';
-import { runNamed } from '../sql-reads.js';
+import { runNamed, type ReadOptions } from '../sql-reads.js';
 import type { FindingSourceRow } from '../tables/finding-sources.table.js';
 import type { FindingRow } from '../tables/findings.table.js';
 import {
@@ -338,7 +338,15 @@ export class FindingsRepository {
       : await this.count(where, parameters);
     // Past the end (or nothing to find): no second query.
     if (page.offset >= total) return { rows: [], sources: new Map(), total };
-    const rows = await this.pageRows(filters, clock, page, expired.length === 0);
+    const rows = await this.orderedRows<FindingRow>(
+      FINDINGS_SELECT,
+      filters,
+      clock,
+      expired.length === 0,
+      page,
+      { limit: page.limit, offset: page.offset },
+      { conditions: [], parameters: {} },
+    );
     const sources = await this.sourcesOf(
       rows.map((row) => row.id),
       this.dataSource.manager,
@@ -347,36 +355,48 @@ export class FindingsRepository {
   }
 
   /**
-   * The rows of a page: the findings `filters` keep, in its order, from its offset. Where the
-   * filters ask several statuses or severities that lead the order's index, each combination's
-   * first offset + limit rows in order (a walk of the index), then those sorted once.
+   * The findings `filters` and `more` keep, selected by `select` (over `findings`, without its
+   * WHERE), in the list's order, `window.limit` of them from `window.offset`. Where the filters
+   * ask several statuses or severities that lead the order's index, each combination's first
+   * offset + limit rows in order (a walk of the index), then those sorted once.
    */
-  private pageRows(
+  private orderedRows<T>(
+    select: string,
     filters: FindingFilters,
     clock: FindingClock,
-    page: FindingPageQuery,
     noneExpired: boolean,
-  ): Promise<FindingRow[]> {
-    const order = this.orderBy(page.sort, page.descending, clock);
-    const window = { limit: page.limit, offset: page.offset };
-    const split = orderedWalks(filters, page.sort, noneExpired);
+    { sort, descending }: { sort: FindingSortField; descending: boolean },
+    window: { limit: number; offset: number },
+    more: { conditions: string[]; parameters: Record<string, unknown> },
+    options: ReadOptions = {},
+  ): Promise<T[]> {
+    const order = this.orderBy(sort, descending, clock);
+    const read = (sql: string, parameters: Record<string, unknown>) =>
+      runNamed<T>(this.dataSource.manager, sql, { ...parameters, ...window }, options);
+    const split = orderedWalks(filters, sort, noneExpired);
     if (split === null) {
-      const { where, parameters } = filtersWhere(filters, clock, [], noneExpired);
-      return this.read<FindingRow>(
-        `${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`,
-        { ...parameters, ...window },
-      );
+      const { where, parameters } = filtersWhere(filters, clock, more.conditions, noneExpired);
+      return read(`${select}${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`, {
+        ...parameters,
+        ...more.parameters,
+      });
     }
-    const parameters: Record<string, unknown> = { reach: page.offset + page.limit };
+    const parameters: Record<string, unknown> = {
+      ...more.parameters,
+      reach: window.offset + window.limit,
+    };
     // Each walk a subquery: SQLite takes no parenthesised SELECT, nor an ORDER BY, in a UNION.
     const walks = split.walks.map(({ condition, parameters: own }, index) => {
-      const { where, parameters: shared } = filtersWhere(split.rest, clock, [condition]);
+      const { where, parameters: shared } = filtersWhere(split.rest, clock, [
+        condition,
+        ...more.conditions,
+      ]);
       Object.assign(parameters, shared, own);
-      return `SELECT * FROM (${FINDINGS_SELECT}${where} ORDER BY ${order} LIMIT :reach) walk${index}`;
+      return `SELECT * FROM (${select}${where} ORDER BY ${order} LIMIT :reach) walk${index}`;
     });
-    return this.read<FindingRow>(
+    return read(
       `SELECT * FROM (${walks.join(' UNION ALL ')}) walks ORDER BY ${order} LIMIT :limit OFFSET :offset`,
-      { ...parameters, ...window },
+      parameters,
     );
   }
 
@@ -414,11 +434,14 @@ export class FindingsRepository {
       );
       Object.assign(keys, { afterKey: key, afterId: id });
     }
-    const { where, parameters } = filtersWhere(filters, clock, after, expired.length === 0);
-    const rows = await runNamed<KeyedFindingRow>(
-      this.dataSource.manager,
-      `SELECT ${FINDING_SELECT_LIST}, ${expression} AS sort_key FROM findings${where} ORDER BY ${this.orderBy(query.sort, query.descending, clock)} LIMIT :limit`,
-      { ...parameters, ...keys, limit: query.limit },
+    const rows = await this.orderedRows<KeyedFindingRow>(
+      `SELECT ${FINDING_SELECT_LIST}, ${expression} AS sort_key FROM findings`,
+      filters,
+      clock,
+      expired.length === 0,
+      query,
+      { limit: query.limit, offset: 0 },
+      { conditions: after, parameters: keys },
       { timestampsAsText: true },
     );
     const sources = await this.sourcesOf(
