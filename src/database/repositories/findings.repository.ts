@@ -23,6 +23,7 @@ import {
   OPENED,
   type CountRow,
 } from './findings/finding-count-reads.js';
+import { EXPIRED, orderedWalks, storedStatuses } from './findings/finding-walks.js';
 import {
   FINDINGS_SELECT,
   FINDING_SELECT_LIST,
@@ -140,8 +141,6 @@ const SORT_COLUMNS: Record<Exclude<FindingSortField, 'dueAt'>, string> = {
 /** Counts as open at :now: open, or accepted until a time now past. NULL-free. */
 const COUNTS_AS_OPEN =
   "(status = 'open' OR (status = 'accepted' AND accepted_until IS NOT NULL AND accepted_until <= :now))";
-/** Accepted until a time now past (read as open). */
-const EXPIRED = "(status = 'accepted' AND accepted_until IS NOT NULL AND accepted_until <= :now)";
 /** Counts as open and was opened before its severity's :overdue_<severity>. NULL-free. */
 const OVERDUE = `(${COUNTS_AS_OPEN} AND (${DUE_SEVERITIES.map(
   (severity) => `(severity = '${severity}' AND ${OPENED} < :overdue_${severity})`,
@@ -176,31 +175,6 @@ function shownTotal(
   return total;
 }
 
-/** A status as stored, and what more its rows must meet to show as one of those asked. */
-interface StoredStatus {
-  status: FindingStatus;
-  /** On accepted_until, where an acceptance's end decides. */
-  also?: string;
-}
-
-/**
- * The stored statuses behind `statuses` as the API shows them. When `noneExpired` (no
- * acceptance of those the filters keep is past its end), each status is its stored one.
- */
-function storedStatuses(statuses: readonly FindingStatus[], noneExpired: boolean): StoredStatus[] {
-  const shown = new Set(statuses);
-  const stored: StoredStatus[] = [...shown].map((status) => ({ status }));
-  if (noneExpired) return stored;
-  // An acceptance past its end reads as open.
-  if (shown.has('open') && !shown.has('accepted'))
-    return [...stored, { status: 'accepted', also: EXPIRED }];
-  if (shown.has('accepted') && !shown.has('open'))
-    return stored.map(({ status }) =>
-      status === 'accepted' ? { status, also: `NOT ${EXPIRED}` } : { status },
-    );
-  return stored;
-}
-
 /**
  * The condition of `statuses` as the API shows them, on the stored status (which the list's
  * index serves) and, where an acceptance's end decides, accepted_until; the stored statuses as
@@ -220,55 +194,6 @@ function statusCondition(
   return {
     condition: conditions.join(' AND '),
     storedStatuses: stored.map(({ status }) => status),
-  };
-}
-
-/**
- * The columns that lead, before its sort column, the index that holds the list in each order
- * (IDX_findings_status_score, IDX_findings_fixed): within one value of each, a page is the
- * index read in order, its first rows.
- */
-const ORDER_INDEX_PREFIXES: Partial<Record<FindingSortField, readonly ('severity' | 'status')[]>> =
-  { score: ['status', 'severity'], fixedAt: ['status'] };
-
-/**
- * A page asking several values of the columns its order's index leads with (open critical and
- * high findings by score, or an open status that includes expired acceptances) as one condition
- * per combination of them: each a walk of the index in order, where the whole is a read and a
- * sort of every row it keeps. Null when there are not several, or a column of the prefix is not
- * filtered (the index then holds no such walk).
- */
-function orderedWalks(
-  filters: FindingFilters,
-  sort: FindingSortField,
-  noneExpired: boolean,
-): {
-  rest: FindingFilters;
-  walks: { condition: string; parameters: Record<string, unknown> }[];
-} | null {
-  const prefix = ORDER_INDEX_PREFIXES[sort];
-  const { statuses, severities } = filters;
-  if (prefix === undefined || statuses === undefined) return null;
-  const bySeverity = prefix.includes('severity');
-  if (bySeverity && severities === undefined) return null;
-  const stored = storedStatuses(statuses, noneExpired);
-  const walkSeverities = bySeverity ? [...new Set(severities)] : [undefined];
-  if (stored.length * walkSeverities.length < 2) return null;
-  const walks = stored.flatMap(({ status, also }) =>
-    walkSeverities.map((severity) => ({ status, also, severity })),
-  );
-  return {
-    rest: { ...filters, statuses: undefined, severities: bySeverity ? undefined : severities },
-    walks: walks.map(({ status, also, severity }, index) => {
-      const conditions = [`status = :walkStatus${index}`];
-      const parameters: Record<string, unknown> = { [`walkStatus${index}`]: status };
-      if (also !== undefined) conditions.push(also);
-      if (severity !== undefined) {
-        conditions.push(`severity = :walkSeverity${index}`);
-        parameters[`walkSeverity${index}`] = severity;
-      }
-      return { condition: conditions.join(' AND '), parameters };
-    }),
   };
 }
 
