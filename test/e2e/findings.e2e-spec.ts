@@ -244,7 +244,10 @@ describe('findings', () => {
       expect(keys(await findings('?sort=fixedAt&limit=1'), names)).toEqual(['CVE-B@web']);
     });
 
-    /** The statement a list request sends that matches `pattern`, as the database is sent it. */
+    /**
+     * The statement a list request sends that matches `pattern`, as the database is sent it,
+     * and the list it answers.
+     */
     async function statementOf(query: string, pattern: RegExp) {
       const queries: { sql: string; parameters: unknown[] }[] = [];
       const logger = t.dataSource.logger;
@@ -253,15 +256,16 @@ describe('findings', () => {
         queries.push({ sql, parameters: parameters ?? [] });
       };
       Object.assign(t.dataSource.options, { logging: ['query'] });
+      let list: Json[];
       try {
-        await findings(query);
+        list = await findings(query);
       } finally {
         logger.logQuery = original;
         Object.assign(t.dataSource.options, { logging: false });
       }
       const statement = queries.find(({ sql }) => pattern.test(sql));
       expect(statement).toBeDefined();
-      return statement!;
+      return { statement: statement!, list };
     }
 
     /**
@@ -291,10 +295,11 @@ describe('findings', () => {
 
     it('reads the fixed findings, last fixed first, through their index without sorting them', async () => {
       await fixture();
-      const statement = await statementOf(
+      const { statement, list } = await statementOf(
         '?status=fixed&sort=-fixedAt&limit=500',
         /ORDER BY fixed_at DESC/,
       );
+      expect(list).toHaveLength(1);
       const plan = (await planOf(statement)).join('\n');
       expect(plan).toContain('IDX_findings_fixed');
       expect(plan).not.toMatch(testingPostgres() ? /Sort/ : /TEMP B-TREE/);
@@ -363,9 +368,12 @@ describe('findings', () => {
       // The open critical and high findings (an expired acceptance among them): a walk of the
       // index for each stored status and severity, merged; only the rows the walks give are
       // sorted (SQLite sorts each walk's few as it merges them), never the findings they keep.
-      const statement = await statementOf(
+      const { statement, list } = await statementOf(
         '?status=open&severity=critical,high&sort=-score&limit=5',
         /ORDER BY score DESC/,
+      );
+      expect(list.map((finding) => finding.id)).toEqual(
+        expected(['open'], ['critical', 'high'], true).slice(0, 5),
       );
       const plan = await planOf(statement);
       const where = plan.join('\n');
