@@ -270,7 +270,6 @@ export class FindingsRepository {
       expired.length === 0,
       page,
       { limit: page.limit, offset: page.offset },
-      { conditions: [], parameters: {} },
     );
     const sources = await this.sourcesOf(
       rows.map((row) => row.id),
@@ -292,7 +291,10 @@ export class FindingsRepository {
     noneExpired: boolean,
     { sort, descending }: { sort: FindingSortField; descending: boolean },
     window: { limit: number; offset: number },
-    more: { conditions: string[]; parameters: Record<string, unknown> },
+    more: { conditions: string[]; parameters: Record<string, unknown> } = {
+      conditions: [],
+      parameters: {},
+    },
     options: ReadOptions = {},
   ): Promise<T[]> {
     const order = this.orderBy(sort, descending, clock);
