@@ -4,6 +4,7 @@ import { Asset } from '../../src/database/entities/asset.entity.js';
 import { Relation } from '../../src/database/entities/relation.entity.js';
 import { RelationDirection } from '../../src/common/field-rules/inventory-values.js';
 import { expectErrorBody, TestApp, type ApiResponse } from '../support/test-app.js';
+import { fewestQueries } from '../support/query-count.js';
 
 const RELATION_KEYS = [
   'createdAt',
@@ -616,28 +617,14 @@ describe('relations', () => {
       });
 
       it('runs a fixed number of queries whatever the page size', async () => {
-        const logger = t.dataSource.logger;
-        const original = logger.logQuery.bind(logger);
-        let queries = 0;
-        logger.logQuery = () => {
-          queries += 1;
-        };
-        const count = async (query: string) => {
-          queries = 0;
-          await list(query);
-          return queries;
-        };
-        try {
-          const one = await count(`?assetId=${p}&limit=1`);
-          const seven = await count(`?assetId=${p}&limit=7`);
-          const unlimited = await count('');
-          expect(one).toBeGreaterThan(0);
-          expect(seven).toBe(one);
-          // Without a full page, the total is the page's length: the count query is left out.
-          expect(unlimited).toBeLessThanOrEqual(one);
-        } finally {
-          logger.logQuery = original;
-        }
+        const count = (query: string) => fewestQueries(t.dataSource, () => list(query));
+        const one = await count(`?assetId=${p}&limit=1`);
+        const seven = await count(`?assetId=${p}&limit=7`);
+        const unlimited = await count('');
+        expect(one).toBeGreaterThan(0);
+        expect(seven).toBe(one);
+        // Without a full page, the total is the page's length: the count query is left out.
+        expect(unlimited).toBeLessThanOrEqual(one);
       });
     });
 
